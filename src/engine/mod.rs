@@ -1,0 +1,172 @@
+//! The engines: loom (exhaustive), shuttle (random, PCT, DFS) and replay.
+//!
+//! This layer knows nothing of Go or of any model. It offers the handful of things the
+//! world needs from a scheduler: spawn and join a thread, park and unpark one, and a
+//! *point*: one engine-visible object per primitive that every operation on that
+//! primitive touches, so the engine sees exactly which operations conflict.
+
+pub(crate) mod loom_engine;
+pub(crate) mod shuttle_engine;
+
+use std::sync::atomic::Ordering::SeqCst;
+
+/// Which scheduler runs the current execution.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Kind {
+    Loom,
+    Shuttle,
+}
+
+/// One engine-visible object. Touching it is a scheduling point that conflicts with
+/// every other touch of the same point (a read-modify-write), and with nothing else.
+pub(crate) enum Point {
+    Loom(loom::sync::atomic::AtomicUsize),
+    Shuttle(shuttle::sync::atomic::AtomicUsize),
+}
+
+impl Point {
+    pub(crate) fn new(kind: Kind) -> Point {
+        match kind {
+            Kind::Loom => Point::Loom(loom::sync::atomic::AtomicUsize::new(0)),
+            Kind::Shuttle => Point::Shuttle(shuttle::sync::atomic::AtomicUsize::new(0)),
+        }
+    }
+
+    pub(crate) fn touch(&self) {
+        match self {
+            Point::Loom(a) => {
+                a.fetch_add(1, SeqCst);
+            }
+            Point::Shuttle(a) => {
+                a.fetch_add(1, SeqCst);
+            }
+        }
+    }
+}
+
+/// A handle to unpark a thread.
+#[derive(Clone)]
+pub(crate) enum Thread {
+    Loom(loom::thread::Thread),
+    Shuttle(shuttle::thread::Thread),
+}
+
+impl Thread {
+    pub(crate) fn unpark(&self) {
+        match self {
+            Thread::Loom(t) => t.unpark(),
+            Thread::Shuttle(t) => t.unpark(),
+        }
+    }
+}
+
+/// Identifies the engine thread that is running.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum ThreadKey {
+    Loom(loom::thread::ThreadId),
+    Shuttle(shuttle::thread::ThreadId),
+}
+
+pub(crate) fn current(kind: Kind) -> (ThreadKey, Thread) {
+    match kind {
+        Kind::Loom => {
+            let t = loom::thread::current();
+            (ThreadKey::Loom(t.id()), Thread::Loom(t))
+        }
+        Kind::Shuttle => {
+            let t = shuttle::thread::current();
+            (ThreadKey::Shuttle(t.id()), Thread::Shuttle(t))
+        }
+    }
+}
+
+pub(crate) fn park(kind: Kind) {
+    match kind {
+        Kind::Loom => loom::thread::park(),
+        Kind::Shuttle => shuttle::thread::park(),
+    }
+}
+
+pub(crate) enum Join {
+    Loom(loom::thread::JoinHandle<()>),
+    Shuttle(shuttle::thread::JoinHandle<()>),
+}
+
+impl Join {
+    /// Waits for a thread that is known to be finishing (never for a blocked one).
+    pub(crate) fn join(self) {
+        // The threads catch every panic themselves, so join cannot fail.
+        let _ = match self {
+            Join::Loom(h) => h.join(),
+            Join::Shuttle(h) => h.join(),
+        };
+    }
+}
+
+pub(crate) fn spawn(kind: Kind, f: impl FnOnce() + Send + 'static) -> Join {
+    match kind {
+        Kind::Loom => Join::Loom(loom::thread::spawn(f)),
+        Kind::Shuttle => Join::Shuttle(shuttle::thread::spawn(f)),
+    }
+}
+
+/// Installs the engines' panic hooks in the one order that keeps runs quiet, once per
+/// process. loom's threads end with a `generator` "done" panic that generator's own
+/// hook filters out; shuttle's hook reports every panic it sees. Shuttle's must be
+/// installed first, so that generator's filter wraps it and sees those panics first.
+pub(crate) fn init() {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(|| {
+        let mut config = shuttle::Config::new();
+        config.failure_persistence = shuttle::FailurePersistence::None;
+        shuttle::Runner::new(shuttle::scheduler::RoundRobinScheduler::new(1), config).run(|| {});
+        let mut b = loom::model::Builder::new();
+        b.preemption_bound = Some(0);
+        b.checkpoint_file = None;
+        b.check(|| {
+            loom::thread::spawn(|| {}).join().unwrap();
+        });
+    });
+}
+
+/// Why an exploration stopped.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Stop {
+    /// Every execution the engine would try was tried.
+    Exhausted,
+    /// An execution found a violation; exploration stopped there.
+    Found,
+    /// The iteration budget ran out before the engine was done.
+    Iterations,
+    /// The time budget ran out.
+    Time,
+}
+
+/// What an exploration did.
+#[derive(Clone, Debug)]
+pub struct Explored {
+    /// Executions (schedules) run, the violating one included.
+    pub executions: u64,
+    pub stop: Stop,
+}
+
+/// Budget shared by all engines.
+#[derive(Clone, Debug)]
+pub(crate) struct Budget {
+    pub max_executions: u64,
+    pub deadline: std::time::Instant,
+}
+
+/// A body runs one execution (numbered from 1) and says whether it found a violation.
+pub(crate) type Body = std::sync::Arc<dyn Fn(u64) -> bool + Send + Sync>;
+
+/// Turns a panic payload into text.
+pub(crate) fn panic_text(p: &(dyn std::any::Any + Send)) -> String {
+    if let Some(s) = p.downcast_ref::<&str>() {
+        s.to_string()
+    } else if let Some(s) = p.downcast_ref::<String>() {
+        s.clone()
+    } else {
+        "panic with a non-text payload".to_string()
+    }
+}

@@ -1,0 +1,124 @@
+//! Random, PCT and DFS exploration with shuttle.
+//!
+//! The runner wraps the chosen scheduler so that it can stop the run without a panic:
+//! once an execution has found a violation, or the budget is spent, `new_execution`
+//! answers `None` and shuttle returns.
+
+use super::{Body, Budget, Explored, Stop, panic_text};
+use shuttle::scheduler::{
+    DfsScheduler, PctScheduler, RandomScheduler, Schedule, Scheduler, Task, TaskId,
+};
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::sync::Arc;
+use std::sync::Mutex;
+
+/// A shuttle strategy, as the scenario gives it.
+#[derive(Clone, Debug)]
+pub(crate) enum Strategy {
+    Random { seed: u64 },
+    Pct { seed: u64, depth: usize },
+    Dfs,
+}
+
+#[derive(Default)]
+struct Progress {
+    executions: u64,
+    stop: Option<Stop>,
+}
+
+struct Bounded<S> {
+    /// Never dropped: shuttle's RandomScheduler prints a "failing seed" banner from its
+    /// Drop whenever a run stops early, which is how every run that finds a bug stops
+    /// here; our report already ends with the replay command. Leaks a few bytes a run.
+    inner: std::mem::ManuallyDrop<S>,
+    budget: Budget,
+    progress: Arc<Mutex<Progress>>,
+}
+
+impl<S: Scheduler> Scheduler for Bounded<S> {
+    fn new_execution(&mut self) -> Option<Schedule> {
+        let mut p = self.progress.lock().unwrap();
+        if p.stop.is_some() {
+            return None;
+        }
+        if p.executions >= self.budget.max_executions {
+            p.stop = Some(Stop::Iterations);
+            return None;
+        }
+        if std::time::Instant::now() >= self.budget.deadline {
+            p.stop = Some(Stop::Time);
+            return None;
+        }
+        match self.inner.new_execution() {
+            Some(s) => {
+                p.executions += 1;
+                Some(s)
+            }
+            None => {
+                p.stop = Some(Stop::Exhausted);
+                None
+            }
+        }
+    }
+
+    fn next_task(
+        &mut self,
+        runnable: &[&Task],
+        current: Option<TaskId>,
+        yielding: bool,
+    ) -> Option<TaskId> {
+        self.inner.next_task(runnable, current, yielding)
+    }
+
+    fn next_u64(&mut self) -> u64 {
+        self.inner.next_u64()
+    }
+}
+
+pub(crate) fn explore(
+    strategy: &Strategy,
+    budget: &Budget,
+    body: Body,
+) -> Result<Explored, String> {
+    // The inner scheduler gets one iteration more than the budget so that
+    // "budget spent" and "scheduler exhausted" stay distinguishable.
+    let n = usize::try_from(budget.max_executions.saturating_add(1)).unwrap_or(usize::MAX);
+    match strategy {
+        Strategy::Random { seed } => run(RandomScheduler::new_from_seed(*seed, n), budget, body),
+        Strategy::Pct { seed, depth } => {
+            run(PctScheduler::new_from_seed(*seed, *depth, n), budget, body)
+        }
+        Strategy::Dfs => run(DfsScheduler::new(Some(n), false), budget, body),
+    }
+}
+
+fn run<S: Scheduler + 'static>(inner: S, budget: &Budget, body: Body) -> Result<Explored, String> {
+    let progress = Arc::new(Mutex::new(Progress::default()));
+    let sched = Bounded {
+        inner: std::mem::ManuallyDrop::new(inner),
+        budget: budget.clone(),
+        progress: progress.clone(),
+    };
+    let mut config = shuttle::Config::new();
+    config.failure_persistence = shuttle::FailurePersistence::None;
+    config.silence_warnings = true;
+    config.max_steps = shuttle::MaxSteps::FailAfter(1_000_000);
+    let p = progress.clone();
+    let runner = shuttle::Runner::new(sched, config);
+    let r = catch_unwind(AssertUnwindSafe(move || {
+        runner.run(move || {
+            let i = p.lock().unwrap().executions;
+            if body(i) {
+                p.lock().unwrap().stop = Some(Stop::Found);
+            }
+        })
+    }));
+    let p = progress.lock().unwrap();
+    match r {
+        Ok(_) => Ok(Explored {
+            executions: p.executions,
+            stop: p.stop.clone().unwrap_or(Stop::Exhausted),
+        }),
+        Err(e) => Err(format!("shuttle stopped: {}", panic_text(&*e))),
+    }
+}

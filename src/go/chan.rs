@@ -1,0 +1,359 @@
+//! Channels and select, with Go's semantics: capacity 0 is a rendezvous, a receive
+//! from a closed channel returns at once, a send on or close of a closed channel is a
+//! fault. A blocked send or receive is completed by the goroutine that matches it
+//! (Go's direct hand-off), so a rendezvous sender blocks until a receiver has the value.
+
+use super::{Go, Obj};
+use crate::world::{Attempt, Chan as ChanState, Dir, Fault, Gid, ObjKind, Oid, State, Val, Wait};
+use std::collections::{BTreeSet, VecDeque};
+use std::marker::PhantomData;
+use std::sync::Arc;
+
+/// A Go channel carrying `T`.
+pub struct Chan<T> {
+    o: Arc<Obj>,
+    _t: PhantomData<fn(T) -> T>,
+}
+
+impl<T> Clone for Chan<T> {
+    fn clone(&self) -> Self {
+        Chan {
+            o: self.o.clone(),
+            _t: PhantomData,
+        }
+    }
+}
+
+/// The result of a non-blocking receive.
+#[derive(Debug, PartialEq, Eq)]
+pub enum TryRecv<T> {
+    Value(T),
+    Closed,
+    Empty,
+}
+
+impl Go {
+    /// `make(chan T, cap)`.
+    pub fn chan<T: Send + 'static>(&self, name: &str, cap: usize) -> Chan<T> {
+        let c = ChanState {
+            cap,
+            buf: VecDeque::new(),
+            closed: false,
+            recvq: VecDeque::new(),
+            sendq: VecDeque::new(),
+            receivers: BTreeSet::new(),
+            senders: BTreeSet::new(),
+        };
+        Chan {
+            o: self.obj(name, ObjKind::Chan(c)),
+            _t: PhantomData,
+        }
+    }
+
+    /// A `select` statement: add cases, then `wait`.
+    pub fn select(&self) -> Select<'_> {
+        Select {
+            cases: Vec::new(),
+            default: false,
+            _go: PhantomData,
+        }
+    }
+}
+
+impl<T: Send + 'static> Chan<T> {
+    /// `ch <- v`
+    pub fn send(&self, v: T) {
+        let f = run(&[Case::send(self, v)], false);
+        debug_assert_eq!(f.index, Some(0));
+    }
+
+    /// `v, ok := <-ch`: `None` once the channel is closed and drained.
+    pub fn recv(&self) -> Option<T> {
+        run(&[Case::recv(self)], false).take()
+    }
+
+    /// `select { case ch <- v: return true; default: return false }`
+    pub fn try_send(&self, v: T) -> bool {
+        run(&[Case::send(self, v)], true).index.is_some()
+    }
+
+    /// `select { case v, ok := <-ch: ...; default: ... }`
+    pub fn try_recv(&self) -> TryRecv<T> {
+        let mut f = run(&[Case::recv(self)], true);
+        match (f.index, f.take::<T>()) {
+            (None, _) => TryRecv::Empty,
+            (Some(_), Some(v)) => TryRecv::Value(v),
+            (Some(_), None) => TryRecv::Closed,
+        }
+    }
+
+    /// `close(ch)`
+    pub fn close(&self) {
+        let o = &self.o;
+        o.w.op(&[&o.point], |st, me| {
+            let name = st.oname(o.id).to_string();
+            let c = chan(st, o.id);
+            if c.closed {
+                return Attempt::Fault(
+                    Fault::CloseOfClosedChannel,
+                    format!("close {name}: already closed"),
+                );
+            }
+            c.closed = true;
+            c.senders.insert(me);
+            let recvs: Vec<_> = c.recvq.drain(..).collect();
+            let sends: Vec<_> = c.sendq.drain(..).collect();
+            for (r, case) in recvs {
+                st.gors[r].fired = Some((case, None));
+                st.wake(r);
+            }
+            for (s, _) in sends {
+                st.gors[s].fault = Some(Fault::SendOnClosedChannel);
+                st.wake(s);
+            }
+            Attempt::Done((), format!("close {name}"))
+        })
+    }
+}
+
+/// One case of a select.
+pub struct Case<'a> {
+    o: &'a Obj,
+    send: Option<std::sync::Mutex<Option<Val>>>,
+}
+
+impl<'a> Case<'a> {
+    fn send<T: Send + 'static>(c: &'a Chan<T>, v: T) -> Case<'a> {
+        Case {
+            o: &c.o,
+            send: Some(std::sync::Mutex::new(Some(Box::new(v)))),
+        }
+    }
+
+    fn recv<T>(c: &'a Chan<T>) -> Case<'a> {
+        Case {
+            o: &c.o,
+            send: None,
+        }
+    }
+
+    fn dir(&self) -> Dir {
+        if self.send.is_some() {
+            Dir::Send
+        } else {
+            Dir::Recv
+        }
+    }
+}
+
+/// A select under construction.
+pub struct Select<'a> {
+    cases: Vec<Case<'a>>,
+    default: bool,
+    _go: PhantomData<&'a Go>,
+}
+
+impl<'a> Select<'a> {
+    /// `case v, ok := <-ch:`
+    pub fn recv<T>(mut self, c: &'a Chan<T>) -> Self {
+        self.cases.push(Case::recv(c));
+        self
+    }
+
+    /// `case ch <- v:`
+    pub fn send<T: Send + 'static>(mut self, c: &'a Chan<T>, v: T) -> Self {
+        self.cases.push(Case::send(c, v));
+        self
+    }
+
+    /// `default:`
+    pub fn default(mut self) -> Self {
+        self.default = true;
+        self
+    }
+
+    /// Runs the select. Of several ready cases, the first in the order written fires
+    /// (Go picks at random; the engines still explore every order of readiness).
+    pub fn wait(self) -> Fired {
+        run(&self.cases, self.default)
+    }
+}
+
+/// Which case of a select fired (`None`: the default), and what it received.
+pub struct Fired {
+    pub index: Option<usize>,
+    value: Option<Val>,
+}
+
+impl Fired {
+    /// The received value; `None` for a send case, the default, or a closed channel.
+    pub fn take<T: 'static>(&mut self) -> Option<T> {
+        self.value.take().map(|v| {
+            *v.downcast::<T>()
+                .expect("select case received a value of another type")
+        })
+    }
+}
+
+fn chan(st: &mut State, o: Oid) -> &mut ChanState {
+    match &mut st.objs[o].kind {
+        ObjKind::Chan(c) => c,
+        _ => unreachable!("not a channel"),
+    }
+}
+
+/// Takes the value a blocked sender offered for its case `case`.
+fn take_offer(st: &mut State, g: Gid, case: usize) -> Val {
+    let offers = &mut st.gors[g].offers;
+    let i = offers
+        .iter()
+        .position(|(c, _)| *c == case)
+        .expect("blocked sender without its value");
+    offers.remove(i).1
+}
+
+fn describe(st: &State, cases: &[Case<'_>], default: bool) -> String {
+    let parts: Vec<String> = cases
+        .iter()
+        .map(|c| match c.dir() {
+            Dir::Send => format!("send on {}", st.oname(c.o.id)),
+            Dir::Recv => format!("receive from {}", st.oname(c.o.id)),
+        })
+        .collect();
+    if cases.len() == 1 && !default {
+        parts[0].clone()
+    } else {
+        let d = if default { " | default" } else { "" };
+        format!("select {{ {}{d} }}", parts.join(" | "))
+    }
+}
+
+fn run(cases: &[Case<'_>], default: bool) -> Fired {
+    let w = &cases[0].o.w;
+    let points: Vec<_> = cases.iter().map(|c| &c.o.point).collect();
+    let (index, value) = w
+        .op(&points, |st, me| {
+            let what = describe(st, cases, default);
+            if let Some(f) = st.gors[me].fault.take() {
+                return Attempt::Fault(
+                    f,
+                    format!("{what}: the channel was closed while it waited"),
+                );
+            }
+            if let Some((i, v)) = st.gors[me].fired.take() {
+                st.gors[me].offers.clear();
+                let how = if v.is_some() || cases[i].dir() == Dir::Send {
+                    "completed"
+                } else {
+                    "channel closed"
+                };
+                return Attempt::Done(
+                    (Some(i), v),
+                    format!("{what}: case {} {how} by another goroutine", i + 1),
+                );
+            }
+            // Values offered by an earlier, blocked attempt come back to their cases.
+            for (i, v) in std::mem::take(&mut st.gors[me].offers) {
+                *cases[i].send.as_ref().unwrap().lock().unwrap() = Some(v);
+            }
+            for (i, case) in cases.iter().enumerate() {
+                let id = case.o.id;
+                let name = st.oname(id).to_string();
+                let tag = if cases.len() > 1 {
+                    format!("{what}: case {} ", i + 1)
+                } else {
+                    String::new()
+                };
+                match &case.send {
+                    Some(slot) => {
+                        let c = chan(st, id);
+                        if c.closed {
+                            return Attempt::Fault(
+                                Fault::SendOnClosedChannel,
+                                format!("{tag}send on {name}: closed"),
+                            );
+                        }
+                        c.senders.insert(me);
+                        if let Some((r, rc)) = c.recvq.pop_front() {
+                            let v = slot.lock().unwrap().take();
+                            st.gors[r].fired = Some((rc, v));
+                            st.wake(r);
+                            let rn = st.name(r).to_string();
+                            return Attempt::Done(
+                                (Some(i), None),
+                                format!("{tag}send on {name}: handed to {rn}"),
+                            );
+                        }
+                        if c.buf.len() < c.cap {
+                            c.buf
+                                .push_back(slot.lock().unwrap().take().expect("send value"));
+                            let t =
+                                format!("{tag}send on {name} (buffer {}/{})", c.buf.len(), c.cap);
+                            return Attempt::Done((Some(i), None), t);
+                        }
+                    }
+                    None => {
+                        let c = chan(st, id);
+                        c.receivers.insert(me);
+                        if let Some(v) = c.buf.pop_front() {
+                            // A blocked sender's value moves into the freed slot.
+                            if let Some((s, sc)) = c.sendq.pop_front() {
+                                let sv = take_offer(st, s, sc);
+                                chan(st, id).buf.push_back(sv);
+                                st.gors[s].fired = Some((sc, None));
+                                st.wake(s);
+                            }
+                            let c = chan(st, id);
+                            let t = format!(
+                                "{tag}receive from {name} (buffer {}/{})",
+                                c.buf.len(),
+                                c.cap
+                            );
+                            return Attempt::Done((Some(i), Some(v)), t);
+                        }
+                        if let Some((s, sc)) = c.sendq.pop_front() {
+                            let sv = take_offer(st, s, sc);
+                            st.gors[s].fired = Some((sc, None));
+                            st.wake(s);
+                            let sn = st.name(s).to_string();
+                            return Attempt::Done(
+                                (Some(i), Some(sv)),
+                                format!("{tag}receive from {name}: from {sn}"),
+                            );
+                        }
+                        if c.closed {
+                            return Attempt::Done(
+                                (Some(i), None),
+                                format!("{tag}receive from {name}: closed"),
+                            );
+                        }
+                    }
+                }
+            }
+            if default {
+                return Attempt::Done((None, None), format!("{what}: nothing ready, default"));
+            }
+            let mut waits = Vec::new();
+            for (i, case) in cases.iter().enumerate() {
+                let id = case.o.id;
+                match &case.send {
+                    Some(slot) => {
+                        chan(st, id).sendq.push_back((me, i));
+                        let v = slot.lock().unwrap().take().expect("send value");
+                        st.gors[me].offers.push((i, v));
+                    }
+                    None => chan(st, id).recvq.push_back((me, i)),
+                }
+                waits.push((id, case.dir()));
+            }
+            Attempt::Block(Wait::Chan(waits), format!("{what}: waits"))
+        })
+        .into();
+    Fired { index, value }
+}
+
+impl From<(Option<usize>, Option<Val>)> for Fired {
+    fn from((index, value): (Option<usize>, Option<Val>)) -> Fired {
+        Fired { index, value }
+    }
+}

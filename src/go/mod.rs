@@ -1,0 +1,111 @@
+//! Go's concurrency primitives, with Go's semantics under every engine.
+//!
+//! A model receives a [`Go`] handle and uses it the way Go code uses the runtime:
+//! `go.go("reflector", |go| ...)` starts a goroutine, `go.mutex("Cacher.mu")` makes a
+//! named mutex. Every goroutine and primitive has a name; reports speak in those names.
+
+mod chan;
+mod sync;
+mod time;
+
+pub use chan::{Chan, Fired, Select, TryRecv};
+pub use sync::{Mutex, Once, RwMutex, WaitGroup};
+pub use time::Ticker;
+
+use crate::engine::Point;
+use crate::world::{Oid, World};
+use std::sync::Arc;
+
+/// The handle a model's goroutines use to reach the runtime.
+#[derive(Clone)]
+pub struct Go {
+    pub(crate) w: Arc<World>,
+}
+
+/// A primitive's identity: its world, its object, its engine point.
+pub(crate) struct Obj {
+    pub(crate) w: Arc<World>,
+    pub(crate) id: Oid,
+    pub(crate) point: Point,
+}
+
+impl Go {
+    pub(crate) fn obj(&self, name: &str, kind: crate::world::ObjKind) -> Arc<Obj> {
+        let id = self.w.lock().add(name, kind);
+        Arc::new(Obj {
+            w: self.w.clone(),
+            id,
+            point: self.w.point(),
+        })
+    }
+
+    /// `go f()`: starts a named goroutine.
+    pub fn go(&self, name: &str, f: impl FnOnce(Go) + Send + 'static) {
+        let g = self.clone();
+        self.w.go(name, Box::new(move || f(g)));
+    }
+
+    /// Marks the model function the goroutine is in until the guard drops; reports
+    /// name it ("reflector in Cacher.startCaching > WatchCache.Replace").
+    pub fn func(&self, name: &'static str) -> Func {
+        self.w.enter(name);
+        Func { w: self.w.clone() }
+    }
+
+    /// Adds a line to the trace (an etcd error, a watch window expiring): something
+    /// the model decided that is no Go operation. Not a scheduling point.
+    pub fn note(&self, text: impl Into<String>) {
+        let text = text.into();
+        self.w
+            .op(&[], |_, _| crate::world::Attempt::Done((), text.clone()));
+    }
+
+    /// Checks a named model property; a false `ok` fails the execution with `message`.
+    pub fn check(&self, property: &str, ok: bool, message: impl FnOnce() -> String) {
+        if !ok {
+            self.w.violate(property, message());
+        }
+    }
+}
+
+/// Leaves a model function when dropped.
+pub struct Func {
+    w: Arc<World>,
+}
+
+impl Drop for Func {
+    fn drop(&mut self) {
+        self.w.leave();
+    }
+}
+
+/// Plain data of the model (a map, a counter), to be guarded by the model's own Go
+/// locks exactly as the Go code guards it. Accesses are not scheduling points.
+pub struct Data<T>(Arc<std::sync::Mutex<T>>);
+
+impl<T> Clone for Data<T> {
+    fn clone(&self) -> Self {
+        Data(self.0.clone())
+    }
+}
+
+impl<T> Data<T> {
+    pub fn new(v: T) -> Data<T> {
+        Data(Arc::new(std::sync::Mutex::new(v)))
+    }
+
+    pub fn with<R>(&self, f: impl FnOnce(&mut T) -> R) -> R {
+        f(&mut self.0.lock().unwrap_or_else(|e| e.into_inner()))
+    }
+
+    pub fn get(&self) -> T
+    where
+        T: Clone,
+    {
+        self.with(|v| v.clone())
+    }
+
+    pub fn set(&self, v: T) {
+        self.with(|x| *x = v);
+    }
+}

@@ -1,0 +1,346 @@
+//! sync.Mutex, sync.RWMutex, sync.WaitGroup, sync.Once.
+
+use super::{Go, Obj};
+use crate::world::{Attempt, Fault, Gid, Holder, ObjKind, OnceState, State, Wait};
+use std::sync::Arc;
+
+fn holder(st: &State, me: Gid) -> Holder {
+    Holder {
+        gid: me,
+        step: st.trace.len(),
+        func: st.gors[me].func(),
+    }
+}
+
+fn names(st: &State, hs: &[Holder]) -> String {
+    let v: Vec<&str> = hs.iter().map(|h| st.name(h.gid)).collect();
+    v.join(", ")
+}
+
+/// Go's `sync.Mutex`. Lock and unlock are separate calls, and any goroutine may
+/// unlock, as in Go; unlocking an unlocked mutex is a fault.
+#[derive(Clone)]
+pub struct Mutex(Arc<Obj>);
+
+impl Go {
+    pub fn mutex(&self, name: &str) -> Mutex {
+        Mutex(self.obj(name, ObjKind::Mutex { holder: None }))
+    }
+}
+
+impl Mutex {
+    pub fn lock(&self) {
+        let o = &self.0;
+        o.w.op(&[&o.point], |st, me| {
+            let h = holder(st, me);
+            let name = st.oname(o.id).to_string();
+            let obj = &mut st.objs[o.id];
+            let ObjKind::Mutex { holder } = &mut obj.kind else {
+                unreachable!()
+            };
+            match holder {
+                None => {
+                    *holder = Some(h);
+                    Attempt::Done((), format!("lock {name}"))
+                }
+                Some(cur) => {
+                    let who = cur.gid;
+                    obj.waiters.push(me);
+                    let text = format!("lock {name}: held by {}, waits", st.name(who));
+                    Attempt::Block(Wait::Lock(o.id), text)
+                }
+            }
+        })
+    }
+
+    pub fn unlock(&self) {
+        let o = &self.0;
+        o.w.op(&[&o.point], |st, _| {
+            let name = st.oname(o.id).to_string();
+            let ObjKind::Mutex { holder } = &mut st.objs[o.id].kind else {
+                unreachable!()
+            };
+            if holder.take().is_none() {
+                return Attempt::Fault(
+                    Fault::UnlockOfUnlockedMutex,
+                    format!("unlock {name}: not locked"),
+                );
+            }
+            st.wake_all(o.id);
+            Attempt::Done((), format!("unlock {name}"))
+        })
+    }
+}
+
+/// Go's `sync.RWMutex`, writer preference included: once a writer waits, new readers
+/// block, so a goroutine that read-locks twice can deadlock with a writer.
+#[derive(Clone)]
+pub struct RwMutex(Arc<Obj>);
+
+impl Go {
+    pub fn rwmutex(&self, name: &str) -> RwMutex {
+        RwMutex(self.obj(
+            name,
+            ObjKind::RwMutex {
+                writer: None,
+                pending: None,
+                readers: Vec::new(),
+            },
+        ))
+    }
+}
+
+impl RwMutex {
+    pub fn rlock(&self) {
+        let o = &self.0;
+        o.w.op(&[&o.point], |st, me| {
+            let name = st.oname(o.id).to_string();
+            if std::mem::take(&mut st.gors[me].granted) {
+                return Attempt::Done(
+                    (),
+                    format!("rlock {name} (let in when the writer unlocked)"),
+                );
+            }
+            let h = holder(st, me);
+            let obj = &mut st.objs[o.id];
+            let ObjKind::RwMutex {
+                writer,
+                pending,
+                readers,
+            } = &mut obj.kind
+            else {
+                unreachable!()
+            };
+            if writer.is_none() && pending.is_none() {
+                readers.push(h);
+                return Attempt::Done((), format!("rlock {name}"));
+            }
+            let why = match (writer, pending) {
+                (Some(w), _) => format!("held by {}", st.gors[w.gid].name),
+                (None, Some(p)) => format!("writer {} waits for it", st.gors[*p].name),
+                _ => unreachable!(),
+            };
+            obj.waiters.push(me);
+            Attempt::Block(Wait::RLock(o.id), format!("rlock {name}: {why}, waits"))
+        })
+    }
+
+    pub fn runlock(&self) {
+        let o = &self.0;
+        o.w.op(&[&o.point], |st, me| {
+            let name = st.oname(o.id).to_string();
+            let ObjKind::RwMutex {
+                pending, readers, ..
+            } = &mut st.objs[o.id].kind
+            else {
+                unreachable!()
+            };
+            if readers.is_empty() {
+                return Attempt::Fault(
+                    Fault::RUnlockOfUnlockedRwMutex,
+                    format!("runlock {name}: not read-locked"),
+                );
+            }
+            // Go lets any goroutine release a read lock; drop the caller's if it has one.
+            let i = readers.iter().position(|h| h.gid == me).unwrap_or(0);
+            readers.remove(i);
+            let writer = if readers.is_empty() { *pending } else { None };
+            if let Some(p) = writer {
+                st.wake(p);
+            }
+            Attempt::Done((), format!("runlock {name}"))
+        })
+    }
+
+    pub fn lock(&self) {
+        let o = &self.0;
+        o.w.op(&[&o.point], |st, me| {
+            let name = st.oname(o.id).to_string();
+            let h = holder(st, me);
+            let obj = &mut st.objs[o.id];
+            let ObjKind::RwMutex {
+                writer,
+                pending,
+                readers,
+            } = &mut obj.kind
+            else {
+                unreachable!()
+            };
+            let mine = *pending == Some(me);
+            if writer.is_none() && (pending.is_none() || mine) {
+                if readers.is_empty() {
+                    *pending = None;
+                    *writer = Some(h);
+                    return Attempt::Done((), format!("lock {name}"));
+                }
+                *pending = Some(me);
+                let rs = names(
+                    st,
+                    match &st.objs[o.id].kind {
+                        ObjKind::RwMutex { readers, .. } => readers,
+                        _ => unreachable!(),
+                    },
+                );
+                st.objs[o.id].waiters.push(me);
+                let text =
+                    format!("lock {name}: read-locked by {rs}, waits (new readers now wait too)");
+                return Attempt::Block(Wait::WLock(o.id), text);
+            }
+            let why = match (writer, pending) {
+                (Some(w), _) => format!("held by {}", st.gors[w.gid].name),
+                (None, Some(p)) => format!("writer {} is first in line", st.gors[*p].name),
+                _ => unreachable!(),
+            };
+            obj.waiters.push(me);
+            Attempt::Block(Wait::WLock(o.id), format!("lock {name}: {why}, waits"))
+        })
+    }
+
+    pub fn unlock(&self) {
+        let o = &self.0;
+        o.w.op(&[&o.point], |st, _| {
+            let name = st.oname(o.id).to_string();
+            let step = st.trace.len();
+            let ObjKind::RwMutex { writer, .. } = &mut st.objs[o.id].kind else {
+                unreachable!()
+            };
+            if writer.take().is_none() {
+                return Attempt::Fault(
+                    Fault::UnlockOfUnlockedRwMutex,
+                    format!("unlock {name}: not write-locked"),
+                );
+            }
+            // Go admits the readers that queued behind the writer before any next writer.
+            let waiting = std::mem::take(&mut st.objs[o.id].waiters);
+            let mut admitted = Vec::new();
+            for g in waiting {
+                if matches!(st.gors[g].wait, Some(Wait::RLock(_))) {
+                    admitted.push(Holder {
+                        gid: g,
+                        step,
+                        func: st.gors[g].func(),
+                    });
+                    st.gors[g].granted = true;
+                }
+                st.wake(g);
+            }
+            let ObjKind::RwMutex { readers, .. } = &mut st.objs[o.id].kind else {
+                unreachable!()
+            };
+            readers.extend(admitted);
+            Attempt::Done((), format!("unlock {name}"))
+        })
+    }
+}
+
+/// Go's `sync.WaitGroup`.
+#[derive(Clone)]
+pub struct WaitGroup(Arc<Obj>);
+
+impl Go {
+    pub fn waitgroup(&self, name: &str) -> WaitGroup {
+        WaitGroup(self.obj(name, ObjKind::WaitGroup { count: 0 }))
+    }
+}
+
+impl WaitGroup {
+    pub fn add(&self, n: i64) {
+        let o = &self.0;
+        o.w.op(&[&o.point], |st, _| {
+            let name = st.oname(o.id).to_string();
+            let ObjKind::WaitGroup { count } = &mut st.objs[o.id].kind else {
+                unreachable!()
+            };
+            *count += n;
+            let c = *count;
+            if c < 0 {
+                return Attempt::Fault(
+                    Fault::NegativeWaitGroupCounter,
+                    format!("add {n} to {name}: counter {c}"),
+                );
+            }
+            if c == 0 {
+                st.wake_all(o.id);
+            }
+            let verb = if n == -1 {
+                "done".to_string()
+            } else {
+                format!("add {n} to")
+            };
+            Attempt::Done((), format!("{verb} {name} (counter {c})"))
+        })
+    }
+
+    pub fn done(&self) {
+        self.add(-1)
+    }
+
+    pub fn wait(&self) {
+        let o = &self.0;
+        o.w.op(&[&o.point], |st, me| {
+            let name = st.oname(o.id).to_string();
+            let obj = &mut st.objs[o.id];
+            let ObjKind::WaitGroup { count } = &obj.kind else {
+                unreachable!()
+            };
+            if *count == 0 {
+                return Attempt::Done((), format!("wait {name}"));
+            }
+            let text = format!("wait {name}: counter {count}, waits");
+            obj.waiters.push(me);
+            Attempt::Block(Wait::WaitGroup(o.id), text)
+        })
+    }
+}
+
+/// Go's `sync.Once`.
+#[derive(Clone)]
+pub struct Once(Arc<Obj>);
+
+impl Go {
+    pub fn once(&self, name: &str) -> Once {
+        Once(self.obj(
+            name,
+            ObjKind::Once {
+                state: OnceState::New,
+            },
+        ))
+    }
+}
+
+impl Once {
+    pub fn run(&self, f: impl FnOnce()) {
+        let o = &self.0;
+        let first = o.w.op(&[&o.point], |st, me| {
+            let name = st.oname(o.id).to_string();
+            let obj = &mut st.objs[o.id];
+            let ObjKind::Once { state } = &mut obj.kind else {
+                unreachable!()
+            };
+            match *state {
+                OnceState::New => {
+                    *state = OnceState::Running(me);
+                    Attempt::Done(true, format!("once {name}: runs it"))
+                }
+                OnceState::Done => Attempt::Done(false, format!("once {name}: already done")),
+                OnceState::Running(g) => {
+                    obj.waiters.push(me);
+                    let text = format!("once {name}: {} runs it, waits", st.name(g));
+                    Attempt::Block(Wait::Once(o.id), text)
+                }
+            }
+        });
+        if first {
+            f();
+            o.w.op(&[&o.point], |st, _| {
+                let name = st.oname(o.id).to_string();
+                let ObjKind::Once { state } = &mut st.objs[o.id].kind else {
+                    unreachable!()
+                };
+                *state = OnceState::Done;
+                st.wake_all(o.id);
+                Attempt::Done((), format!("once {name}: done"))
+            });
+        }
+    }
+}

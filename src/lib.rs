@@ -1,0 +1,22 @@
+//! stalemate: a deterministic concurrency-testing harness for Go-style
+//! (lock + channel + goroutine) designs, with faithful models of Kubernetes components.
+//!
+//! - [`go`]: Go's primitives (Mutex, RWMutex, channels, select, WaitGroup, Once, timers),
+//!   identical under every engine.
+//! - [`explore`]: runs a model under loom (exhaustive), shuttle (random, PCT, DFS) or a
+//!   replayed schedule, and returns a value: a pass with statistics, or a violation.
+//! - [`scenario`] and [`runner`]: scenario files, their expectations, the reports.
+//! - [`models`]: the catalogue.
+
+mod engine;
+pub mod explore;
+pub mod go;
+pub mod models;
+pub mod report;
+pub mod runner;
+pub mod scenario;
+pub mod schedule;
+mod world;
+
+pub use engine::{Explored, Stop};
+pub use world::Fault;

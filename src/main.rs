@@ -1,0 +1,295 @@
+//! The `stalemate` command: list the catalogue, run scenarios, replay a failure.
+
+use clap::{Parser, Subcommand};
+use indicatif::{ProgressBar, ProgressStyle};
+use stalemate::runner::{self, EngineRun, Verdict};
+use stalemate::scenario::{self, Scenario, ScenarioError};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
+use std::time::Duration;
+
+/// Exit code for bad input: a malformed scenario, an unknown model, a bad schedule.
+const BAD_INPUT: u8 = 2;
+/// Exit code for a replay that no longer follows its schedule.
+const DIVERGED: u8 = 5;
+
+#[derive(Parser)]
+#[command(
+    name = "stalemate",
+    version,
+    about = "Deterministic concurrency testing for Go-style designs"
+)]
+struct Cli {
+    #[command(subcommand)]
+    cmd: Cmd,
+}
+
+#[derive(Subcommand)]
+enum Cmd {
+    /// Models, variants, parameters, properties, engines.
+    List,
+    /// Runs scenario files (default: scenarios/) and checks their expectations.
+    ///
+    /// Exit codes: 0 all as expected; 1 an unexpected violation; 3 an expected
+    /// violation not found; 4 a model crash or engine error; 2 bad input.
+    Run {
+        /// Scenario files or directories of them.
+        paths: Vec<PathBuf>,
+        /// Print only the summary table, not the reports.
+        #[arg(long)]
+        quiet: bool,
+    },
+    /// Replays a schedule from a report, printing the same report again.
+    ///
+    /// Exit codes: 0 reproduced; 5 diverged (the model changed); 2 bad input.
+    Replay {
+        scenario: PathBuf,
+        #[arg(long)]
+        schedule: String,
+    },
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match cli.cmd {
+        Cmd::List => {
+            print!("{}", list());
+            ExitCode::SUCCESS
+        }
+        Cmd::Run { paths, quiet } => run(paths, quiet),
+        Cmd::Replay { scenario, schedule } => replay(&scenario, &schedule),
+    }
+}
+
+fn list() -> String {
+    use std::fmt::Write;
+    let mut o = String::new();
+    for m in stalemate::models::ALL {
+        let _ = writeln!(o, "{}: {}", m.name, m.summary);
+        let _ = writeln!(o, "  seed: shared/seeds/{}", m.seed);
+        let _ = writeln!(o, "  variants:");
+        for v in m.variants {
+            let _ = writeln!(o, "    {:<22} {}", v.name, v.doc);
+        }
+        let _ = writeln!(o, "  parameters:");
+        for p in m.params {
+            let _ = writeln!(
+                o,
+                "    {:<22} default {}, {}..={}: {}",
+                p.name, p.default, p.min, p.max, p.doc
+            );
+        }
+        let _ = writeln!(o, "  properties: deadlock, leak, fault:<kind>");
+        for (p, d) in m.properties {
+            let _ = writeln!(o, "    {p:<22} {d}");
+        }
+        let _ = writeln!(
+            o,
+            "  expect values: {}",
+            scenario::expect_values(m).join(", ")
+        );
+        let _ = writeln!(o);
+    }
+    let _ = writeln!(o, "engines: {}", scenario::ENGINE_KINDS.join(", "));
+    o
+}
+
+/// Scenario files under the given paths, sorted.
+fn files(paths: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
+    let mut out = Vec::new();
+    for p in paths {
+        if p.is_dir() {
+            let rd = std::fs::read_dir(p)
+                .map_err(|e| format!("{}: cannot read directory: {e}", p.display()))?;
+            let mut v: Vec<PathBuf> = rd
+                .filter_map(|e| e.ok().map(|e| e.path()))
+                .filter(|f| f.extension().is_some_and(|x| x == "toml"))
+                .collect();
+            v.sort();
+            out.extend(v);
+        } else if p.exists() {
+            out.push(p.clone());
+        } else {
+            return Err(format!("{}: no such file or directory", p.display()));
+        }
+    }
+    Ok(out)
+}
+
+fn show_error(e: &ScenarioError) {
+    let handler =
+        miette::GraphicalReportHandler::new_themed(miette::GraphicalTheme::unicode_nocolor());
+    let mut s = String::new();
+    eprintln!("error: {e}");
+    if e.line > 0 && handler.render_report(&mut s, e).is_ok() {
+        eprintln!("{s}");
+    }
+}
+
+fn load_all(paths: &[PathBuf]) -> Result<Vec<Scenario>, u8> {
+    let fs = files(paths).map_err(|e| {
+        eprintln!("error: {e}");
+        BAD_INPUT
+    })?;
+    if fs.is_empty() {
+        eprintln!("error: no scenario files (*.toml) under {paths:?}");
+        return Err(BAD_INPUT);
+    }
+    let mut ok = Vec::new();
+    let mut bad = false;
+    for f in fs {
+        match scenario::load(&f) {
+            Ok(s) => ok.push(s),
+            Err(e) => {
+                show_error(&e);
+                bad = true;
+            }
+        }
+    }
+    if bad { Err(BAD_INPUT) } else { Ok(ok) }
+}
+
+/// Runs one engine with a progress bar on stderr (hidden when stderr is no terminal).
+fn run_with_progress(s: &Scenario, i: usize) -> EngineRun {
+    let spec = &s.engines[i - 1];
+    let count = Arc::new(AtomicU64::new(0));
+    let done = Arc::new(AtomicBool::new(false));
+    let bar = ProgressBar::new(spec.iterations);
+    bar.set_style(
+        ProgressStyle::with_template("{prefix} [{bar:30}] {pos}/{len} executions, {elapsed}")
+            .unwrap_or_else(|_| ProgressStyle::default_bar())
+            .progress_chars("=> "),
+    );
+    bar.set_prefix(format!("{} {}", s.name, spec.engine.kind_name()));
+    let (c, d, b) = (count.clone(), done.clone(), bar.clone());
+    let ticker = std::thread::spawn(move || {
+        while !d.load(Relaxed) {
+            b.set_position(c.load(Relaxed));
+            std::thread::sleep(Duration::from_millis(100));
+        }
+    });
+    let r = runner::run_engine(s, i, Some(count));
+    done.store(true, Relaxed);
+    let _ = ticker.join();
+    bar.finish_and_clear();
+    r
+}
+
+fn run(paths: Vec<PathBuf>, quiet: bool) -> ExitCode {
+    let paths = if paths.is_empty() {
+        vec![PathBuf::from("scenarios")]
+    } else {
+        paths
+    };
+    let scenarios = match load_all(&paths) {
+        Ok(s) => s,
+        Err(code) => return ExitCode::from(code),
+    };
+    let mut rows = Vec::new();
+    let mut worst = Verdict::Ok;
+    for s in &scenarios {
+        println!(
+            "== {} ({}): {} / {}, expect {}",
+            s.name, s.path, s.model.name, s.variant, s.expect
+        );
+        println!("   params {}", s.params.describe().join(" "));
+        for i in 1..=s.engines.len() {
+            let r = run_with_progress(s, i);
+            println!(
+                "   engine {i}: {} -> {} ({})",
+                r.engine.describe(),
+                r.found_key(),
+                r.coverage()
+            );
+            if let Some(e) = &r.error {
+                println!("   error: {e}");
+            }
+            if let Some(f) = &r.found
+                && !quiet
+            {
+                println!();
+                println!("{}", f.report);
+                println!();
+            }
+            worst = worse(worst, r.verdict);
+            rows.push((s.name.clone(), s.expect.to_string(), r));
+        }
+    }
+    print!("{}", table(&rows));
+    ExitCode::from(worst.exit_code() as u8)
+}
+
+/// Crash outranks an unexpected violation, which outranks a violation not found.
+fn worse(a: Verdict, b: Verdict) -> Verdict {
+    let rank = |v: Verdict| match v {
+        Verdict::Ok => 0,
+        Verdict::NotFound => 1,
+        Verdict::Unexpected => 2,
+        Verdict::Crash => 3,
+    };
+    if rank(b) > rank(a) { b } else { a }
+}
+
+fn table(rows: &[(String, String, EngineRun)]) -> String {
+    let head = [
+        "scenario",
+        "engine",
+        "expected",
+        "found",
+        "verdict",
+        "executions",
+        "time",
+    ];
+    let mut cells: Vec<Vec<String>> = vec![head.iter().map(|s| s.to_string()).collect()];
+    for (name, expect, r) in rows {
+        cells.push(vec![
+            name.clone(),
+            r.engine.kind_name().to_string(),
+            expect.clone(),
+            r.found_key(),
+            format!("{:?}", r.verdict).to_lowercase(),
+            r.explored.executions.to_string(),
+            format!("{:.2}s", r.elapsed.as_secs_f64()),
+        ]);
+    }
+    let widths: Vec<usize> = (0..head.len())
+        .map(|c| cells.iter().map(|r| r[c].len()).max().unwrap_or(0))
+        .collect();
+    let mut o = String::from("\n");
+    for r in &cells {
+        let line: Vec<String> = r
+            .iter()
+            .zip(&widths)
+            .map(|(c, w)| format!("{c:<w$}"))
+            .collect();
+        o.push_str(line.join("  ").trim_end());
+        o.push('\n');
+    }
+    o
+}
+
+fn replay(path: &Path, token: &str) -> ExitCode {
+    let s = match scenario::load(path) {
+        Ok(s) => s,
+        Err(e) => {
+            show_error(&e);
+            return ExitCode::from(BAD_INPUT);
+        }
+    };
+    match runner::replay(&s, token) {
+        Ok(r) => {
+            println!("{}", r.report);
+            if r.reproduced {
+                ExitCode::SUCCESS
+            } else {
+                ExitCode::from(DIVERGED)
+            }
+        }
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::from(BAD_INPUT)
+        }
+    }
+}

@@ -1,0 +1,88 @@
+//! The model catalogue. Each model is a small port of a Go component's concurrency
+//! skeleton; it knows the Go primitives and nothing of engines.
+
+mod cacher_2015;
+
+use crate::explore::ModelFn;
+use std::collections::BTreeMap;
+
+/// An integer parameter (booleans are 0/1).
+pub struct Param {
+    pub name: &'static str,
+    pub default: i64,
+    pub min: i64,
+    pub max: i64,
+    pub doc: &'static str,
+}
+
+pub struct Variant {
+    pub name: &'static str,
+    pub doc: &'static str,
+}
+
+/// A model of the catalogue.
+pub struct Model {
+    pub name: &'static str,
+    pub summary: &'static str,
+    /// The Go original, in shared/seeds.
+    pub seed: &'static str,
+    pub variants: &'static [Variant],
+    pub params: &'static [Param],
+    /// Named properties the model can break, besides deadlock, leak and faults.
+    pub properties: &'static [(&'static str, &'static str)],
+    /// Builds main for a variant and parameters (both already validated).
+    pub build: fn(&str, &Params) -> ModelFn,
+}
+
+/// Parameter values, every parameter present (defaults filled in).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Params(pub BTreeMap<&'static str, i64>);
+
+impl Params {
+    pub fn get(&self, name: &str) -> i64 {
+        *self
+            .0
+            .get(name)
+            .unwrap_or_else(|| panic!("model asked for unknown parameter {name}"))
+    }
+
+    pub fn usize(&self, name: &str) -> usize {
+        usize::try_from(self.get(name)).unwrap_or(0)
+    }
+
+    /// `name=value` for every parameter, in name order.
+    pub fn describe(&self) -> Vec<String> {
+        self.0.iter().map(|(k, v)| format!("{k}={v}")).collect()
+    }
+}
+
+impl Model {
+    /// The defaults, overridden by `given`.
+    pub fn params(&self, given: &[(&'static str, i64)]) -> Params {
+        let mut m: BTreeMap<&'static str, i64> =
+            self.params.iter().map(|p| (p.name, p.default)).collect();
+        for (k, v) in given {
+            m.insert(k, *v);
+        }
+        Params(m)
+    }
+
+    pub fn variant(&self, name: &str) -> Option<&'static Variant> {
+        self.variants.iter().find(|v| v.name == name)
+    }
+
+    pub fn param(&self, name: &str) -> Option<&'static Param> {
+        self.params.iter().find(|p| p.name == name)
+    }
+}
+
+pub static ALL: &[&Model] = &[&cacher_2015::MODEL];
+
+pub fn find(name: &str) -> Option<&'static Model> {
+    ALL.iter().copied().find(|m| m.name == name)
+}
+
+/// Model names, for error messages.
+pub fn names() -> Vec<&'static str> {
+    ALL.iter().map(|m| m.name).collect()
+}

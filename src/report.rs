@@ -1,0 +1,163 @@
+//! Violations and the report a person reads.
+//!
+//! Reports are pure functions of the scenario, the engine settings and the trace: no
+//! times, no addresses, no hash-map order. The same schedule gives the same bytes.
+
+use crate::world::{Fault, Step};
+use std::fmt::Write;
+
+/// A named property, as scenario files, reports and tests spell it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Property {
+    /// Goroutines wait for each other forever (a cycle), or all of them, main too, are asleep.
+    Deadlock,
+    /// main has returned and some goroutine stays blocked forever (goleak).
+    Leak,
+    /// A Go runtime fault.
+    Fault(Fault),
+    /// A property the model checks itself (`ordered-delivery`, `no-lost-events`, ...).
+    Model(String),
+    /// Model code panicked: a bug in the model, not a finding.
+    Crash,
+    /// An execution ran past the step bound.
+    StepBound,
+    /// A replay could not follow its schedule.
+    Diverged,
+}
+
+impl Property {
+    /// The name used in `expect` and in reports.
+    pub fn key(&self) -> String {
+        match self {
+            Property::Deadlock => "deadlock".into(),
+            Property::Leak => "leak".into(),
+            Property::Fault(f) => format!("fault:{}", f.key()),
+            Property::Model(p) => format!("violation:{p}"),
+            Property::Crash => "crash".into(),
+            Property::StepBound => "violation:step-bound".into(),
+            Property::Diverged => "diverged".into(),
+        }
+    }
+
+    /// One line on what the property means.
+    pub fn meaning(&self) -> String {
+        match self {
+            Property::Deadlock => "goroutines wait forever for each other".into(),
+            Property::Leak => {
+                "a goroutine stays blocked forever after the rest have finished".into()
+            }
+            Property::Fault(f) => {
+                format!("the Go runtime would stop the program: {}", f.go_message())
+            }
+            Property::Model(p) => format!("the model's property {p} does not hold"),
+            Property::Crash => "the model itself panicked".into(),
+            Property::StepBound => "an execution did not finish within the step bound".into(),
+            Property::Diverged => "the model no longer follows the recorded schedule".into(),
+        }
+    }
+}
+
+/// A broken property, with what the world saw when it broke.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Violation {
+    pub property: Property,
+    /// One line: what happened.
+    pub message: String,
+    /// For a deadlock: one line per goroutine of the wait-for cycle.
+    pub cycle: Vec<String>,
+    /// Every goroutine left waiting, with what it waits for.
+    pub blocked: Vec<String>,
+}
+
+impl Violation {
+    pub(crate) fn new(property: Property, message: String) -> Violation {
+        Violation {
+            property,
+            message,
+            cycle: Vec::new(),
+            blocked: Vec::new(),
+        }
+    }
+
+    pub(crate) fn fault(f: Fault, who: &str) -> Violation {
+        Violation::new(Property::Fault(f), format!("{who}: {}", f.go_message()))
+    }
+}
+
+/// Everything a report says besides the violation and trace.
+pub struct Header {
+    pub scenario: String,
+    pub path: String,
+    pub model: String,
+    pub variant: String,
+    /// The engine with every setting, and the execution that failed.
+    pub engine: String,
+    /// Every parameter, defaults included, `name=value`.
+    pub params: Vec<String>,
+    pub bounds: String,
+}
+
+/// Renders the report. Its last line is the command that replays it.
+pub(crate) fn render(
+    h: &Header,
+    v: &Violation,
+    steps: &[Step],
+    names: &[String],
+    replay: &str,
+) -> String {
+    let mut o = String::new();
+    let _ = writeln!(o, "stalemate: {} found", v.property.key());
+    let _ = writeln!(o, "scenario   {} ({})", h.scenario, h.path);
+    let _ = writeln!(o, "model      {}, variant {}", h.model, h.variant);
+    let _ = writeln!(o, "engine     {}", h.engine);
+    let _ = writeln!(
+        o,
+        "params     {}",
+        if h.params.is_empty() {
+            "none".into()
+        } else {
+            h.params.join(" ")
+        }
+    );
+    let _ = writeln!(o, "bounds     {}", h.bounds);
+    let _ = writeln!(o);
+    let _ = writeln!(
+        o,
+        "property   {}: {}",
+        v.property.key(),
+        v.property.meaning()
+    );
+    let _ = writeln!(o, "           {}", v.message);
+    if !v.cycle.is_empty() {
+        let _ = writeln!(o);
+        let _ = writeln!(o, "wait-for cycle");
+        for l in &v.cycle {
+            let _ = writeln!(o, "  {l}");
+        }
+    }
+    if !v.blocked.is_empty() {
+        let _ = writeln!(o);
+        let _ = writeln!(o, "blocked goroutines");
+        for l in &v.blocked {
+            let _ = writeln!(o, "  {l}");
+        }
+    }
+    let _ = writeln!(o);
+    let _ = writeln!(o, "steps");
+    let wn = steps.iter().map(|s| names[s.gid].len()).max().unwrap_or(0);
+    let wf = steps.iter().map(|s| s.func.len()).max().unwrap_or(0);
+    for (i, s) in steps.iter().enumerate() {
+        let line = format!(
+            "{:>5}  {:<wn$}  {:<wf$}  {}",
+            i + 1,
+            names[s.gid],
+            s.func,
+            s.text
+        );
+        let _ = writeln!(o, "{}", line.trim_end());
+    }
+    let _ = writeln!(o);
+    let _ = writeln!(o, "replay");
+    let _ = write!(o, "  {replay}");
+    o
+}

@@ -1,0 +1,255 @@
+//! Runs scenarios: every engine, compared with the expectation; renders reports;
+//! replays schedules.
+
+use crate::explore::{self, Engine, Finding};
+use crate::report::{self, Header, Property};
+use crate::scenario::{EngineSpec, Expect, Scenario};
+use crate::schedule::{self, Token};
+use crate::{Explored, Stop};
+use std::sync::Arc;
+use std::sync::atomic::AtomicU64;
+use std::time::{Duration, Instant};
+
+/// How one engine's run compares with the expectation. Each has its exit code.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Verdict {
+    /// As expected.
+    Ok,
+    /// A violation the scenario did not expect (or another one than expected).
+    Unexpected,
+    /// The expected violation was not found within the bounds.
+    NotFound,
+    /// The model panicked, or the engine failed.
+    Crash,
+}
+
+impl Verdict {
+    /// The CLI's exit code for this verdict (bad input is 2).
+    pub fn exit_code(self) -> i32 {
+        match self {
+            Verdict::Ok => 0,
+            Verdict::Unexpected => 1,
+            Verdict::NotFound => 3,
+            Verdict::Crash => 4,
+        }
+    }
+}
+
+/// A violation with its report.
+#[derive(Clone, Debug)]
+pub struct Found {
+    pub property: Property,
+    /// The full report; its last line is the replay command.
+    pub report: String,
+    pub token: String,
+}
+
+/// One engine's run of a scenario.
+#[derive(Clone, Debug)]
+pub struct EngineRun {
+    pub engine: Engine,
+    pub explored: Explored,
+    pub found: Option<Found>,
+    pub error: Option<String>,
+    pub elapsed: Duration,
+    pub verdict: Verdict,
+}
+
+impl EngineRun {
+    /// What was found, as the summary table says it.
+    pub fn found_key(&self) -> String {
+        match (&self.found, &self.error) {
+            (Some(f), _) => f.property.key(),
+            (None, Some(_)) => "error".into(),
+            (None, None) => "pass".into(),
+        }
+    }
+
+    /// How much was explored, and what that amounts to.
+    pub fn coverage(&self) -> String {
+        let n = self.explored.executions;
+        match (&self.explored.stop, &self.engine) {
+            (Stop::Found, _) => format!("{n} executions, stopped at the violation"),
+            (
+                Stop::Exhausted,
+                Engine::Loom {
+                    preemption_bound: None,
+                    ..
+                },
+            ) => {
+                format!("{n} executions: every interleaving (proven for these parameters)")
+            }
+            (
+                Stop::Exhausted,
+                Engine::Loom {
+                    preemption_bound: Some(b),
+                    ..
+                },
+            ) => {
+                format!("{n} executions: every interleaving with at most {b} preemptions")
+            }
+            (Stop::Exhausted, _) => format!("{n} executions: the search space is exhausted"),
+            (Stop::Iterations, _) => format!("{n} executions (the iteration budget)"),
+            (Stop::Time, _) => format!("{n} executions (stopped by the time limit: incomplete)"),
+        }
+    }
+}
+
+/// Header lines of a report for `spec`, execution `execution`.
+fn header(s: &Scenario, spec: &EngineSpec, execution: u64) -> Header {
+    Header {
+        scenario: s.name.clone(),
+        path: s.path.clone(),
+        model: s.model.name.to_string(),
+        variant: s.variant.clone(),
+        engine: format!("{}, execution {execution}", spec.engine.describe()),
+        params: s.params.describe(),
+        bounds: format!(
+            "iterations {}, max_steps {}, time_limit_secs {}",
+            spec.iterations,
+            s.max_steps,
+            s.time_limit.as_secs()
+        ),
+    }
+}
+
+/// The report of a finding, with its replay command as the last line.
+fn found(s: &Scenario, engine_no: usize, f: &Finding) -> Found {
+    let spec = &s.engines[engine_no - 1];
+    let token = Token {
+        engine: engine_no,
+        execution: f.execution,
+        steps: f.schedule(),
+        check: schedule::check(&f.run.steps),
+    }
+    .encode();
+    let cmd = format!("stalemate replay {} --schedule {token}", s.path);
+    let v = f.violation();
+    let report = report::render(
+        &header(s, spec, f.execution),
+        v,
+        &f.run.steps,
+        &f.run.names,
+        &cmd,
+    );
+    Found {
+        property: v.property.clone(),
+        report,
+        token,
+    }
+}
+
+fn verdict(expect: &Expect, found: Option<&Found>, error: bool) -> Verdict {
+    if error {
+        return Verdict::Crash;
+    }
+    match (expect, found) {
+        (_, Some(f)) if f.property == Property::Crash => Verdict::Crash,
+        (Expect::Pass, None) => Verdict::Ok,
+        (Expect::Pass, Some(_)) => Verdict::Unexpected,
+        (Expect::Violation(_), None) => Verdict::NotFound,
+        (Expect::Violation(k), Some(f)) if f.property.key() == *k => Verdict::Ok,
+        (Expect::Violation(_), Some(_)) => Verdict::Unexpected,
+    }
+}
+
+/// Runs one engine (numbered from 1) of a scenario.
+/// `progress` counts executions as they start.
+pub fn run_engine(s: &Scenario, engine_no: usize, progress: Option<Arc<AtomicU64>>) -> EngineRun {
+    let spec = &s.engines[engine_no - 1];
+    let model = (s.model.build)(&s.variant, &s.params);
+    let t = Instant::now();
+    let r = explore::explore(&spec.engine, &s.bounds(spec), model, progress);
+    let elapsed = t.elapsed();
+    match r {
+        Ok(o) => {
+            let f = o.finding.as_ref().map(|f| found(s, engine_no, f));
+            EngineRun {
+                engine: spec.engine.clone(),
+                explored: o.explored,
+                verdict: verdict(&s.expect, f.as_ref(), false),
+                found: f,
+                error: None,
+                elapsed,
+            }
+        }
+        Err(e) => EngineRun {
+            engine: spec.engine.clone(),
+            explored: Explored {
+                executions: 0,
+                stop: Stop::Exhausted,
+            },
+            found: None,
+            error: Some(e),
+            elapsed,
+            verdict: Verdict::Crash,
+        },
+    }
+}
+
+/// Runs every engine of a scenario, in order.
+pub fn run(s: &Scenario) -> Vec<EngineRun> {
+    (1..=s.engines.len())
+        .map(|i| run_engine(s, i, None))
+        .collect()
+}
+
+/// What a replay gave.
+pub struct Replayed {
+    /// The report, identical to the recorded one when `reproduced`.
+    pub report: String,
+    pub reproduced: bool,
+}
+
+/// Replays a token against a scenario. Errors are bad input (a token that does not
+/// fit the scenario).
+pub fn replay(s: &Scenario, token: &str) -> Result<Replayed, String> {
+    let t = Token::decode(token)?;
+    if t.engine > s.engines.len() {
+        return Err(format!(
+            "schedule `{token}` names engine {} but {} has {} engine(s)",
+            t.engine,
+            s.path,
+            s.engines.len()
+        ));
+    }
+    let model = (s.model.build)(&s.variant, &s.params);
+    let mut f = explore::replay(model, t.steps.clone(), s.max_steps)?;
+    f.execution = t.execution;
+    if f.run.violation.is_none() {
+        f.run.violation = Some(crate::report::Violation::new(
+            Property::Diverged,
+            format!(
+                "the replay ran to the end after {} steps without a violation",
+                f.run.steps.len()
+            ),
+        ));
+    }
+    let diverged = f.violation().property == Property::Diverged;
+    let same = !diverged && schedule::check(&f.run.steps) == t.check;
+    if !diverged && !same {
+        let v = crate::report::Violation::new(
+            Property::Diverged,
+            format!(
+                "the replay followed all {} steps, but they differ from the recorded ones (check {:08x}, recorded {:08x}): the model changed",
+                f.run.steps.len(),
+                schedule::check(&f.run.steps),
+                t.check
+            ),
+        );
+        f.run.violation = Some(v);
+    }
+    let spec = &s.engines[t.engine - 1];
+    let cmd = format!("stalemate replay {} --schedule {}", s.path, t.encode());
+    let report = report::render(
+        &header(s, spec, t.execution),
+        f.violation(),
+        &f.run.steps,
+        &f.run.names,
+        &cmd,
+    );
+    Ok(Replayed {
+        report,
+        reproduced: same,
+    })
+}

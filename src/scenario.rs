@@ -1,0 +1,462 @@
+//! Scenario files: what to run, under which engines and bounds, and what must be found.
+//!
+//! ```toml
+//! name = "cacher_2015_buggy"          # optional; defaults to the file name
+//! description = "..."
+//! model = "cacher-2015"
+//! variant = "buggy"
+//! expect = "deadlock"                 # pass | deadlock | leak | fault:<kind> | violation:<property>
+//!
+//! [params]                            # optional; defaults from `stalemate list`
+//! relists = 1
+//!
+//! [bounds]                            # optional
+//! max_steps = 10000                   # per execution
+//! time_limit_secs = 600               # per engine
+//!
+//! [[engine]]
+//! kind = "loom"                       # loom | shuttle-random | shuttle-pct | shuttle-dfs
+//! preemption_bound = 2                # loom; omit for no bound (a proof)
+//! iterations = 1000000                # executions at most
+//! ```
+//!
+//! The format grows by new keys and tables (a later `[[goroutine]]` list will describe a
+//! model inline); unknown keys are errors today, so nothing is silently ignored.
+
+use crate::explore::{Bounds, Engine};
+use crate::models::{self, Model, Params};
+use crate::world::Fault;
+use serde::Deserialize;
+use std::collections::BTreeMap;
+use std::fmt;
+use std::ops::Range;
+use std::time::Duration;
+use toml::Spanned;
+
+/// What a scenario expects its engines to find.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Expect {
+    Pass,
+    /// A property key: `deadlock`, `leak`, `fault:<kind>`, `violation:<property>`.
+    Violation(String),
+}
+
+impl fmt::Display for Expect {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Expect::Pass => write!(f, "pass"),
+            Expect::Violation(k) => write!(f, "{k}"),
+        }
+    }
+}
+
+/// One `[[engine]]`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct EngineSpec {
+    pub engine: Engine,
+    pub iterations: u64,
+}
+
+#[derive(Clone)]
+pub struct Scenario {
+    pub path: String,
+    pub name: String,
+    pub description: String,
+    pub model: &'static Model,
+    pub variant: String,
+    pub params: Params,
+    pub expect: Expect,
+    pub engines: Vec<EngineSpec>,
+    pub max_steps: usize,
+    pub time_limit: Duration,
+}
+
+impl Scenario {
+    pub fn bounds(&self, spec: &EngineSpec) -> Bounds {
+        Bounds {
+            max_executions: spec.iterations,
+            max_steps: self.max_steps,
+            time_limit: self.time_limit,
+        }
+    }
+}
+
+/// A bad scenario file: where, what, and what would be accepted.
+#[derive(Debug, Clone)]
+pub struct ScenarioError {
+    pub path: String,
+    /// 1-based; 0 when the file could not be read at all.
+    pub line: usize,
+    pub col: usize,
+    pub message: String,
+    pub help: Option<String>,
+    src: String,
+    span: Range<usize>,
+}
+
+impl fmt::Display for ScenarioError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.line == 0 {
+            write!(f, "{}: {}", self.path, self.message)?;
+        } else {
+            write!(
+                f,
+                "{}:{}:{}: {}",
+                self.path, self.line, self.col, self.message
+            )?;
+        }
+        if let Some(h) = &self.help {
+            write!(f, "\n  help: {h}")?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for ScenarioError {}
+
+impl miette::Diagnostic for ScenarioError {
+    fn help<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
+        self.help
+            .as_ref()
+            .map(|h| Box::new(h) as Box<dyn fmt::Display>)
+    }
+
+    fn source_code(&self) -> Option<&dyn miette::SourceCode> {
+        (self.line > 0).then_some(&self.src as &dyn miette::SourceCode)
+    }
+
+    fn labels(&self) -> Option<Box<dyn Iterator<Item = miette::LabeledSpan> + '_>> {
+        if self.line == 0 {
+            return None;
+        }
+        let len = self.span.end.saturating_sub(self.span.start).max(1);
+        Some(Box::new(std::iter::once(miette::LabeledSpan::at(
+            self.span.start..self.span.start + len,
+            "here",
+        ))))
+    }
+}
+
+struct Ctx<'a> {
+    path: &'a str,
+    src: &'a str,
+}
+
+impl Ctx<'_> {
+    fn err(
+        &self,
+        span: Range<usize>,
+        message: impl Into<String>,
+        help: Option<String>,
+    ) -> ScenarioError {
+        let start = span.start.min(self.src.len());
+        let before = &self.src[..start];
+        let line = before.matches('\n').count() + 1;
+        let col = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
+        ScenarioError {
+            path: self.path.to_string(),
+            line,
+            col,
+            message: message.into(),
+            help,
+            src: self.src.to_string(),
+            span,
+        }
+    }
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawScenario {
+    name: Option<String>,
+    description: Option<String>,
+    model: Spanned<String>,
+    variant: Spanned<String>,
+    expect: Spanned<String>,
+    #[serde(default)]
+    params: BTreeMap<Spanned<String>, Spanned<toml::Value>>,
+    bounds: Option<RawBounds>,
+    engine: Option<Spanned<Vec<Spanned<RawEngine>>>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawBounds {
+    max_steps: Option<Spanned<i64>>,
+    time_limit_secs: Option<Spanned<i64>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawEngine {
+    kind: Spanned<String>,
+    seed: Option<Spanned<i64>>,
+    depth: Option<Spanned<i64>>,
+    preemption_bound: Option<Spanned<i64>>,
+    max_branches: Option<Spanned<i64>>,
+    iterations: Option<Spanned<i64>>,
+}
+
+pub const ENGINE_KINDS: [&str; 4] = ["loom", "shuttle-random", "shuttle-pct", "shuttle-dfs"];
+
+/// Reads and checks a scenario file.
+pub fn load(path: &std::path::Path) -> Result<Scenario, ScenarioError> {
+    let shown = path.display().to_string();
+    let text = std::fs::read_to_string(path).map_err(|e| ScenarioError {
+        path: shown.clone(),
+        line: 0,
+        col: 0,
+        message: format!("cannot read the scenario file: {e}"),
+        help: None,
+        src: String::new(),
+        span: 0..0,
+    })?;
+    parse(&shown, &text)
+}
+
+fn ranged(
+    cx: &Ctx,
+    v: &Spanned<i64>,
+    what: &str,
+    min: i64,
+    max: i64,
+) -> Result<i64, ScenarioError> {
+    let x = *v.get_ref();
+    if x < min || x > max {
+        return Err(cx.err(
+            v.span(),
+            format!("{what} = {x} is out of range"),
+            Some(format!("allowed: {min}..={max}")),
+        ));
+    }
+    Ok(x)
+}
+
+/// Parses scenario text; `path` is only used in messages.
+pub fn parse(path: &str, text: &str) -> Result<Scenario, ScenarioError> {
+    let cx = Ctx { path, src: text };
+    let raw: RawScenario = toml::from_str(text).map_err(|e| {
+        let span = e.span().unwrap_or(0..0);
+        cx.err(span, e.message().trim().to_string(), None)
+    })?;
+
+    let model = models::find(raw.model.get_ref()).ok_or_else(|| {
+        cx.err(
+            raw.model.span(),
+            format!("unknown model `{}`", raw.model.get_ref()),
+            Some(format!("known models: {}", models::names().join(", "))),
+        )
+    })?;
+    let variant = raw.variant.get_ref().clone();
+    if model.variant(&variant).is_none() {
+        let vs: Vec<&str> = model.variants.iter().map(|v| v.name).collect();
+        return Err(cx.err(
+            raw.variant.span(),
+            format!("model {} has no variant `{variant}`", model.name),
+            Some(format!("variants of {}: {}", model.name, vs.join(", "))),
+        ));
+    }
+
+    let mut given = Vec::new();
+    for (k, v) in &raw.params {
+        let Some(p) = model.param(k.get_ref()) else {
+            let ps: Vec<&str> = model.params.iter().map(|p| p.name).collect();
+            return Err(cx.err(
+                k.span(),
+                format!("model {} has no parameter `{}`", model.name, k.get_ref()),
+                Some(format!("parameters of {}: {}", model.name, ps.join(", "))),
+            ));
+        };
+        let x = match v.get_ref() {
+            toml::Value::Integer(i) => *i,
+            toml::Value::Boolean(b) => i64::from(*b),
+            other => {
+                return Err(cx.err(
+                    v.span(),
+                    format!(
+                        "parameter {} must be an integer, not {}",
+                        p.name,
+                        other.type_str()
+                    ),
+                    Some(format!("{}: {} ({}..={})", p.name, p.doc, p.min, p.max)),
+                ));
+            }
+        };
+        if x < p.min || x > p.max {
+            return Err(cx.err(
+                v.span(),
+                format!("parameter {} = {x} is out of range", p.name),
+                Some(format!(
+                    "{}: {} (allowed {}..={})",
+                    p.name, p.doc, p.min, p.max
+                )),
+            ));
+        }
+        given.push((p.name, x));
+    }
+    let params = model.params(&given);
+
+    let expect = parse_expect(&cx, model, &raw.expect)?;
+
+    let mut max_steps = 10_000usize;
+    let mut time_limit = Duration::from_secs(600);
+    if let Some(b) = &raw.bounds {
+        if let Some(s) = &b.max_steps {
+            max_steps = ranged(&cx, s, "max_steps", 10, 10_000_000)? as usize;
+        }
+        if let Some(t) = &b.time_limit_secs {
+            time_limit = Duration::from_secs(ranged(&cx, t, "time_limit_secs", 1, 86_400)? as u64);
+        }
+    }
+
+    let Some(engines_raw) = &raw.engine else {
+        return Err(cx.err(
+            0..0,
+            "the scenario names no engine",
+            Some(format!(
+                "add an [[engine]] table with kind = one of {}",
+                ENGINE_KINDS.join(", ")
+            )),
+        ));
+    };
+    if engines_raw.get_ref().is_empty() {
+        return Err(cx.err(engines_raw.span(), "the scenario names no engine", None));
+    }
+    let mut engines = Vec::new();
+    for e in engines_raw.get_ref() {
+        engines.push(parse_engine(&cx, e)?);
+    }
+
+    let name = raw.name.unwrap_or_else(|| {
+        std::path::Path::new(path)
+            .file_stem()
+            .map_or("scenario".into(), |s| s.to_string_lossy().into_owned())
+    });
+    Ok(Scenario {
+        path: path.to_string(),
+        name,
+        description: raw.description.unwrap_or_default(),
+        model,
+        variant,
+        params,
+        expect,
+        engines,
+        max_steps,
+        time_limit,
+    })
+}
+
+/// Every `expect` value a model accepts.
+pub fn expect_values(model: &Model) -> Vec<String> {
+    let mut v: Vec<String> = vec!["pass".into(), "deadlock".into(), "leak".into()];
+    v.extend(Fault::ALL.iter().map(|f| format!("fault:{}", f.key())));
+    v.extend(
+        model
+            .properties
+            .iter()
+            .map(|(p, _)| format!("violation:{p}")),
+    );
+    v.push("violation:step-bound".into());
+    v
+}
+
+fn parse_expect(cx: &Ctx, model: &Model, e: &Spanned<String>) -> Result<Expect, ScenarioError> {
+    let s = e.get_ref().as_str();
+    let ok = expect_values(model);
+    if !ok.iter().any(|x| x == s) {
+        return Err(cx.err(
+            e.span(),
+            format!("unknown expectation `{s}` for model {}", model.name),
+            Some(format!("allowed: {}", ok.join(", "))),
+        ));
+    }
+    Ok(if s == "pass" {
+        Expect::Pass
+    } else {
+        Expect::Violation(s.to_string())
+    })
+}
+
+fn parse_engine(cx: &Ctx, se: &Spanned<RawEngine>) -> Result<EngineSpec, ScenarioError> {
+    let e = se.get_ref();
+    let kind = e.kind.get_ref().as_str();
+    let not_for = |field: &Option<Spanned<i64>>, name: &str| -> Result<(), ScenarioError> {
+        match field {
+            Some(v) => Err(cx.err(
+                v.span(),
+                format!("`{name}` does not apply to engine {kind}"),
+                None,
+            )),
+            None => Ok(()),
+        }
+    };
+    let seed = |required: bool| -> Result<u64, ScenarioError> {
+        match &e.seed {
+            Some(s) => Ok(ranged(cx, s, "seed", 0, i64::MAX)? as u64),
+            None if required => Err(cx.err(
+                se.span(),
+                format!("engine {kind} needs a `seed`"),
+                Some("any integer ≥ 0; the same seed gives the same schedules".into()),
+            )),
+            None => Ok(0),
+        }
+    };
+    let iterations = match &e.iterations {
+        Some(i) => ranged(cx, i, "iterations", 1, 1_000_000_000)? as u64,
+        None => match kind {
+            "loom" => 1_000_000,
+            _ => 1_000,
+        },
+    };
+    let engine = match kind {
+        "loom" => {
+            not_for(&e.seed, "seed")?;
+            not_for(&e.depth, "depth")?;
+            let preemption_bound = match &e.preemption_bound {
+                Some(b) => Some(ranged(cx, b, "preemption_bound", 0, 100)? as usize),
+                None => None,
+            };
+            let max_branches = match &e.max_branches {
+                Some(b) => ranged(cx, b, "max_branches", 1, 1_000_000)? as usize,
+                None => 10_000,
+            };
+            Engine::Loom {
+                preemption_bound,
+                max_branches,
+            }
+        }
+        "shuttle-random" | "shuttle-pct" | "shuttle-dfs" => {
+            not_for(&e.preemption_bound, "preemption_bound")?;
+            not_for(&e.max_branches, "max_branches")?;
+            match kind {
+                "shuttle-random" => {
+                    not_for(&e.depth, "depth")?;
+                    Engine::Random { seed: seed(true)? }
+                }
+                "shuttle-pct" => {
+                    let depth = match &e.depth {
+                        Some(d) => ranged(cx, d, "depth", 1, 100)? as usize,
+                        None => 3,
+                    };
+                    Engine::Pct {
+                        seed: seed(true)?,
+                        depth,
+                    }
+                }
+                _ => {
+                    not_for(&e.seed, "seed")?;
+                    not_for(&e.depth, "depth")?;
+                    Engine::Dfs
+                }
+            }
+        }
+        other => {
+            return Err(cx.err(
+                e.kind.span(),
+                format!("unknown engine `{other}`"),
+                Some(format!("engines: {}", ENGINE_KINDS.join(", "))),
+            ));
+        }
+    };
+    Ok(EngineSpec { engine, iterations })
+}

@@ -1,0 +1,146 @@
+//! Replay tokens: `<engine>-<execution>-<steps>-<check>`.
+//!
+//! - engine: which `[[engine]]` of the scenario found it (from 1), so the replayed
+//!   report names the same engine and settings;
+//! - execution: which execution of that engine (for the report header);
+//! - steps: the goroutine of every step, run-length encoded (`0x3.1.2x4`);
+//! - check: 8 hex digits over the trace, so a replay knows when the model changed.
+//!
+//! Only `[0-9a-fx.-]`: safe to paste into any shell unquoted.
+
+use crate::world::Step;
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Token {
+    pub engine: usize,
+    pub execution: u64,
+    pub steps: Vec<usize>,
+    pub check: u32,
+}
+
+/// FNV-1a over each step's goroutine and text.
+pub(crate) fn check(steps: &[Step]) -> u32 {
+    let mut h: u32 = 0x811c_9dc5;
+    for s in steps {
+        for b in s
+            .gid
+            .to_le_bytes()
+            .iter()
+            .chain(s.text.as_bytes())
+            .chain(s.func.as_bytes())
+        {
+            h ^= u32::from(*b);
+            h = h.wrapping_mul(0x0100_0193);
+        }
+    }
+    h
+}
+
+impl Token {
+    pub fn encode(&self) -> String {
+        let mut runs: Vec<(usize, usize)> = Vec::new();
+        for &g in &self.steps {
+            match runs.last_mut() {
+                Some((x, n)) if *x == g => *n += 1,
+                _ => runs.push((g, 1)),
+            }
+        }
+        let body: Vec<String> = runs
+            .iter()
+            .map(|&(g, n)| {
+                if n == 1 {
+                    g.to_string()
+                } else {
+                    format!("{g}x{n}")
+                }
+            })
+            .collect();
+        format!(
+            "{}-{}-{}-{:08x}",
+            self.engine,
+            self.execution,
+            body.join("."),
+            self.check
+        )
+    }
+
+    pub fn decode(s: &str) -> Result<Token, String> {
+        let parts: Vec<&str> = s.trim().split('-').collect();
+        let [engine, execution, body, check] = parts.as_slice() else {
+            return Err(format!(
+                "schedule `{s}` is not of the form <engine>-<execution>-<steps>-<check> (copy it whole from the report)"
+            ));
+        };
+        let num = |what: &str, v: &str| -> Result<u64, String> {
+            v.parse::<u64>()
+                .map_err(|_| format!("schedule `{s}`: {what} `{v}` is not a number"))
+        };
+        let engine = num("engine", engine)? as usize;
+        if engine == 0 {
+            return Err(format!("schedule `{s}`: engines are numbered from 1"));
+        }
+        let execution = num("execution", execution)?;
+        let mut steps = Vec::new();
+        for run in body.split('.') {
+            let (g, n) = match run.split_once('x') {
+                Some((g, n)) => (num("goroutine", g)?, num("count", n)?),
+                None => (num("goroutine", run)?, 1),
+            };
+            if n == 0 || n > 1_000_000 {
+                return Err(format!("schedule `{s}`: run `{run}` has a bad count"));
+            }
+            steps.extend(std::iter::repeat_n(g as usize, n as usize));
+        }
+        let check = u32::from_str_radix(check, 16)
+            .ok()
+            .filter(|_| check.len() == 8)
+            .ok_or_else(|| format!("schedule `{s}`: check `{check}` is not 8 hex digits"))?;
+        Ok(Token {
+            engine,
+            execution,
+            steps,
+            check,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn round_trip() {
+        let t = Token {
+            engine: 2,
+            execution: 417,
+            steps: vec![0, 0, 0, 1, 2, 2, 0],
+            check: 0xdead_beef,
+        };
+        assert_eq!(t.encode(), "2-417-0x3.1.2x2.0-deadbeef");
+        assert_eq!(Token::decode(&t.encode()).unwrap(), t);
+    }
+
+    #[test]
+    fn bad_tokens_say_what_is_wrong() {
+        assert!(
+            Token::decode("zz")
+                .unwrap_err()
+                .contains("is not of the form")
+        );
+        assert!(
+            Token::decode("1-2-0xq-deadbeef")
+                .unwrap_err()
+                .contains("count `q` is not a number")
+        );
+        assert!(
+            Token::decode("1-2-0-dead")
+                .unwrap_err()
+                .contains("not 8 hex digits")
+        );
+        assert!(
+            Token::decode("0-2-0-deadbeef")
+                .unwrap_err()
+                .contains("numbered from 1")
+        );
+    }
+}

@@ -1,0 +1,243 @@
+//! What to say when no goroutine can run: the wait-for graph, its cycle, the verdict.
+//!
+//! - a cycle among blocked goroutines: `deadlock`, reported as that cycle;
+//! - no cycle, but main itself is blocked: `deadlock` (Go's "all goroutines are asleep");
+//! - no cycle and main has returned: `leak` (what goleak reports).
+
+use super::state::*;
+use crate::report::{Property, Violation};
+
+/// The goroutines that could end `g`'s wait, each with what it has to do with it.
+fn edges(st: &State, g: Gid) -> Vec<(Gid, String)> {
+    let mut out = Vec::new();
+    let Some(wait) = &st.gors[g].wait else {
+        return out;
+    };
+    let held = |h: &Holder, how: &str| {
+        let place = if h.func.is_empty() {
+            String::new()
+        } else {
+            format!(" in {}", h.func)
+        };
+        (
+            h.gid,
+            format!(
+                "{} (took it{how} at step {}{place})",
+                st.name(h.gid),
+                h.step + 1
+            ),
+        )
+    };
+    match wait {
+        Wait::Lock(o) => {
+            if let ObjKind::Mutex { holder: Some(h) } = &st.objs[*o].kind {
+                out.push(held(h, ""));
+            }
+        }
+        Wait::RLock(o) | Wait::WLock(o) => {
+            if let ObjKind::RwMutex {
+                writer,
+                pending,
+                readers,
+            } = &st.objs[*o].kind
+            {
+                if let Some(h) = writer {
+                    out.push(held(h, " for writing"));
+                }
+                if let Some(p) = pending
+                    && *p != g
+                {
+                    out.push((
+                        *p,
+                        format!(
+                            "{} (a writer waiting for it: Go lets no new reader in)",
+                            st.name(*p)
+                        ),
+                    ));
+                }
+                if matches!(wait, Wait::WLock(_)) {
+                    for h in readers {
+                        out.push(held(h, " for reading"));
+                    }
+                }
+            }
+        }
+        Wait::Once(o) => {
+            if let ObjKind::Once {
+                state: OnceState::Running(r),
+            } = &st.objs[*o].kind
+            {
+                out.push((*r, format!("{} (running the Once's function)", st.name(*r))));
+            }
+        }
+        Wait::WaitGroup(_) => {}
+        Wait::Chan(cases) => {
+            for (o, dir) in cases {
+                if let ObjKind::Chan(c) = &st.objs[*o].kind {
+                    let (peers, role) = match dir {
+                        Dir::Send => (&c.receivers, "its receiver"),
+                        Dir::Recv => (&c.senders, "its sender"),
+                    };
+                    for &p in peers {
+                        if p != g && st.gors[p].status != Status::Done {
+                            out.push((p, format!("{} ({role})", st.name(p))));
+                        }
+                    }
+                }
+            }
+        }
+    }
+    out.sort_by_key(|e| e.0);
+    out.dedup_by_key(|e| e.0);
+    out
+}
+
+/// "waits for lock watchCache (write)".
+fn what(st: &State, w: &Wait) -> String {
+    match w {
+        Wait::Lock(o) => format!("lock {}", st.oname(*o)),
+        Wait::RLock(o) => format!("lock {} (read)", st.oname(*o)),
+        Wait::WLock(o) => format!("lock {} (write)", st.oname(*o)),
+        Wait::WaitGroup(o) => {
+            let n = match &st.objs[*o].kind {
+                ObjKind::WaitGroup { count } => *count,
+                _ => 0,
+            };
+            format!("WaitGroup {} (counter {n})", st.oname(*o))
+        }
+        Wait::Once(o) => format!("Once {}", st.oname(*o)),
+        Wait::Chan(cases) => {
+            let one = |(o, d): &(Oid, Dir)| {
+                let c = match &st.objs[*o].kind {
+                    ObjKind::Chan(c) => c,
+                    _ => unreachable!("channel wait on a non-channel"),
+                };
+                match d {
+                    Dir::Send if c.cap == 0 => {
+                        format!("send on channel {} (unbuffered)", st.oname(*o))
+                    }
+                    Dir::Send => format!(
+                        "send on channel {} (full, {}/{})",
+                        st.oname(*o),
+                        c.buf.len(),
+                        c.cap
+                    ),
+                    Dir::Recv => format!("receive from channel {} (empty)", st.oname(*o)),
+                }
+            };
+            if cases.len() == 1 {
+                one(&cases[0])
+            } else {
+                let parts: Vec<String> = cases.iter().map(one).collect();
+                format!("select {{ {} }}", parts.join(" | "))
+            }
+        }
+    }
+}
+
+fn whose(st: &State, g: Gid) -> String {
+    let funcs = &st.gors[g].funcs;
+    if funcs.is_empty() {
+        st.name(g).to_string()
+    } else {
+        format!("{} in {}", st.name(g), funcs.join(" > "))
+    }
+}
+
+/// One line: who waits, in which function, for what, held by whom.
+fn line(st: &State, g: Gid) -> String {
+    match (&st.gors[g].status, &st.gors[g].wait) {
+        (Status::Joining, _) => format!(
+            "{} has returned and waits for the other goroutines",
+            st.name(g)
+        ),
+        (_, Some(w)) => {
+            let es = edges(st, g);
+            let by = if es.is_empty() {
+                match w {
+                    Wait::Chan(_) => {
+                        ", and no goroutine that could complete it is left".to_string()
+                    }
+                    _ => String::new(),
+                }
+            } else {
+                let names: Vec<&str> = es.iter().map(|e| e.1.as_str()).collect();
+                let verb = if matches!(w, Wait::Chan(_)) {
+                    ""
+                } else {
+                    "held by "
+                };
+                format!(", {verb}{}", names.join(", "))
+            };
+            format!("{} waits for {}{by}", whose(st, g), what(st, w))
+        }
+        _ => format!("{} is {:?}", st.name(g), st.gors[g].status),
+    }
+}
+
+/// The first cycle among blocked goroutines, scanning goroutines in order.
+fn cycle(st: &State) -> Option<Vec<Gid>> {
+    let blocked = |g: Gid| st.gors[g].status == Status::Blocked;
+    for start in 0..st.gors.len() {
+        if !blocked(start) {
+            continue;
+        }
+        // Follow edges depth-first from `start`, looking for a path back to it.
+        let mut path = vec![start];
+        let mut iters = vec![edges(st, start).into_iter()];
+        while let Some(it) = iters.last_mut() {
+            match it.next() {
+                Some((n, _)) if n == start => return Some(path),
+                Some((n, _)) if blocked(n) && n > start && !path.contains(&n) => {
+                    path.push(n);
+                    iters.push(edges(st, n).into_iter());
+                }
+                Some(_) => {}
+                None => {
+                    iters.pop();
+                    path.pop();
+                }
+            }
+        }
+    }
+    None
+}
+
+pub(super) fn analyze(st: &State) -> Violation {
+    let stuck: Vec<Gid> = (0..st.gors.len())
+        .filter(|&g| matches!(st.gors[g].status, Status::Blocked | Status::Joining))
+        .collect();
+    let all: Vec<String> = stuck.iter().map(|&g| line(st, g)).collect();
+    if let Some(c) = cycle(st) {
+        let names: Vec<&str> = c.iter().map(|&g| st.name(g)).collect();
+        let mut v = Violation::new(
+            Property::Deadlock,
+            format!("{} wait for each other in a cycle", names.join(", ")),
+        );
+        v.cycle = c.iter().map(|&g| line(st, g)).collect();
+        v.blocked = all;
+        return v;
+    }
+    let main_blocked = st.gors[0].status == Status::Blocked;
+    let mut v = if main_blocked {
+        Violation::new(
+            Property::Deadlock,
+            "all goroutines are asleep (main among them), with no cycle".into(),
+        )
+    } else {
+        let names: Vec<&str> = stuck
+            .iter()
+            .filter(|&&g| g != 0)
+            .map(|&g| st.name(g))
+            .collect();
+        Violation::new(
+            Property::Leak,
+            format!(
+                "main has returned, and {} stay blocked forever",
+                names.join(", ")
+            ),
+        )
+    };
+    v.blocked = all;
+    v
+}

@@ -1,0 +1,302 @@
+//! The world of one execution: goroutines, primitives, the trace.
+//!
+//! Every Go primitive is a small state machine kept here, behind a plain std mutex the
+//! engines never see (all threads of an execution run on one OS thread and switch only
+//! inside engine calls, so that mutex is never contended). What the engines do see is
+//! the point each operation touches first, and park/unpark when a goroutine blocks.
+//! That keeps one implementation of Go's semantics for every engine.
+
+mod detect;
+mod state;
+
+pub use state::Fault;
+pub(crate) use state::*;
+
+use crate::engine::{self, Kind, Point};
+use crate::report::{Property, Violation};
+use std::panic::{AssertUnwindSafe, catch_unwind, resume_unwind};
+use std::sync::{Arc, Mutex, MutexGuard};
+
+/// Unwinds a goroutine out of an aborted execution. Never reaches the panic hook.
+pub(crate) struct Abort;
+
+fn unwind() -> ! {
+    resume_unwind(Box::new(Abort))
+}
+
+/// What a primitive's attempt decided.
+pub(crate) enum Attempt<R> {
+    /// Done; the text is the trace line.
+    Done(R, String),
+    /// The goroutine must wait; it has registered itself with the objects it waits on.
+    Block(Wait, String),
+    /// A Go runtime fault.
+    Fault(Fault, String),
+}
+
+pub(crate) struct Options {
+    pub max_steps: usize,
+    /// Replay: the goroutine that takes each step, in order.
+    pub replay: Option<Vec<Gid>>,
+}
+
+/// What one execution produced.
+pub(crate) struct Execution {
+    pub violation: Option<Violation>,
+    pub steps: Vec<Step>,
+    pub names: Vec<String>,
+}
+
+pub(crate) struct World {
+    pub(crate) kind: Kind,
+    st: Mutex<State>,
+}
+
+impl World {
+    pub(crate) fn new(kind: Kind, opts: Options) -> Arc<World> {
+        Arc::new(World {
+            kind,
+            st: Mutex::new(State::new(opts)),
+        })
+    }
+
+    pub(crate) fn lock(&self) -> MutexGuard<'_, State> {
+        self.st.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Drops the lock, then unparks whoever the step woke (unpark is an engine call).
+    pub(crate) fn release(&self, mut st: MutexGuard<'_, State>) {
+        let wake = std::mem::take(&mut st.to_unpark);
+        drop(st);
+        for t in wake {
+            t.unpark();
+        }
+    }
+
+    pub(crate) fn point(&self) -> Point {
+        Point::new(self.kind)
+    }
+
+    /// The goroutine running now.
+    pub(crate) fn me(&self) -> Gid {
+        let (key, _) = engine::current(self.kind);
+        let st = self.lock();
+        st.gors
+            .iter()
+            .position(|g| g.key == Some(key))
+            .expect("a stalemate primitive was used from a thread not started with Go::go")
+    }
+
+    /// Runs one operation: wait for the turn (replay), touch the points, then attempt
+    /// until done, blocking between attempts.
+    pub(crate) fn op<R>(
+        &self,
+        points: &[&Point],
+        mut attempt: impl FnMut(&mut State, Gid) -> Attempt<R>,
+    ) -> R {
+        let me = self.me();
+        loop {
+            if !self.await_turn(me) {
+                unwind();
+            }
+            for p in points {
+                p.touch();
+            }
+            let mut st = self.lock();
+            if st.aborted {
+                drop(st);
+                unwind();
+            }
+            match attempt(&mut st, me) {
+                Attempt::Done(r, text) => {
+                    st.record(me, text);
+                    let aborted = st.aborted;
+                    self.release(st);
+                    if aborted {
+                        unwind();
+                    }
+                    return r;
+                }
+                Attempt::Block(wait, text) => {
+                    st.record(me, text);
+                    if st.aborted {
+                        self.release(st);
+                        unwind();
+                    }
+                    st.gors[me].status = Status::Blocked;
+                    st.gors[me].wait = Some(wait);
+                    st.check_stuck();
+                    self.release(st);
+                    self.sleep(me);
+                }
+                Attempt::Fault(fault, text) => {
+                    st.record(me, text);
+                    let v = Violation::fault(fault, &st.gors[me].name);
+                    st.fail(v);
+                    self.release(st);
+                    unwind();
+                }
+            }
+        }
+    }
+
+    /// Fails the execution from inside a goroutine (a model property broke).
+    pub(crate) fn violate(&self, property: &str, message: String) -> ! {
+        let me = self.me();
+        let mut st = self.lock();
+        st.record(me, format!("property {property} broken: {message}"));
+        st.fail(Violation::new(
+            Property::Model(property.to_string()),
+            message,
+        ));
+        self.release(st);
+        unwind();
+    }
+
+    /// Replay only: parks until the schedule says it is this goroutine's step.
+    /// Returns false if the execution was aborted meanwhile.
+    fn await_turn(&self, me: Gid) -> bool {
+        loop {
+            let mut st = self.lock();
+            if st.aborted {
+                return false;
+            }
+            let step = st.trace.len();
+            let Some(want) = st.replay.as_ref().map(|s| s.get(step).copied()) else {
+                return true;
+            };
+            match want {
+                Some(g) if g == me => return true,
+                Some(_) => {
+                    st.gors[me].status = Status::Turn;
+                    st.check_stuck();
+                    self.release(st);
+                    self.sleep(me);
+                }
+                None => {
+                    let msg = format!(
+                        "the schedule ends after step {step}, but {} took another step",
+                        st.gors[me].name
+                    );
+                    st.fail(Violation::new(Property::Diverged, msg));
+                    self.release(st);
+                    return false;
+                }
+            }
+        }
+    }
+
+    /// Parks until another goroutine (or the abort) wakes this one.
+    fn sleep(&self, me: Gid) {
+        loop {
+            let st = self.lock();
+            if st.gors[me].status == Status::Running {
+                return;
+            }
+            drop(st);
+            engine::park(self.kind);
+        }
+    }
+
+    /// Starts a goroutine.
+    pub(crate) fn go(self: &Arc<Self>, name: &str, f: Box<dyn FnOnce() + Send>) {
+        let child = self.op(&[], |st, _| {
+            st.gors.push(Gor::new(name));
+            Attempt::Done(st.gors.len() - 1, format!("go {name}"))
+        });
+        let w = self.clone();
+        let join = engine::spawn(self.kind, move || w.run_goroutine(child, f));
+        self.lock().joins.push(join);
+    }
+
+    fn register(&self, me: Gid) {
+        let (key, thread) = engine::current(self.kind);
+        let mut st = self.lock();
+        st.gors[me].key = Some(key);
+        st.gors[me].thread = Some(thread);
+    }
+
+    fn run_goroutine(self: Arc<Self>, me: Gid, f: Box<dyn FnOnce() + Send>) {
+        self.register(me);
+        let clean = self.guard(me, f);
+        self.finish(me, clean);
+    }
+
+    /// Runs goroutine code; a model panic becomes a `crash` violation.
+    fn guard(&self, me: Gid, f: impl FnOnce()) -> bool {
+        match catch_unwind(AssertUnwindSafe(f)) {
+            Ok(()) => true,
+            Err(p) if p.is::<Abort>() => false,
+            Err(p) => {
+                let mut st = self.lock();
+                let msg = engine::panic_text(&*p);
+                st.record(me, format!("panics: {msg}"));
+                let v = Violation::new(
+                    Property::Crash,
+                    format!("goroutine {} panicked: {msg}", st.gors[me].name),
+                );
+                st.fail(v);
+                self.release(st);
+                false
+            }
+        }
+    }
+
+    fn finish(&self, me: Gid, clean: bool) {
+        let clean = clean && self.await_turn(me);
+        let mut st = self.lock();
+        if clean && !st.aborted {
+            st.record(me, "returns".to_string());
+        }
+        st.gors[me].status = Status::Done;
+        st.check_stuck();
+        self.release(st);
+    }
+
+    /// Runs the model's main goroutine, then waits for every other goroutine (goleak's
+    /// notion: a goroutine still blocked once the rest have finished is a leak).
+    pub(crate) fn run_root(self: &Arc<Self>, f: impl FnOnce()) -> Execution {
+        {
+            let mut st = self.lock();
+            st.gors.push(Gor::new("main"));
+        }
+        self.register(0);
+        let clean = self.guard(0, f);
+        let clean = clean && self.await_turn(0);
+        let mut st = self.lock();
+        if clean && !st.aborted {
+            st.record(0, "returns; waits for the other goroutines".to_string());
+        }
+        if st.aborted {
+            // Everyone is unwinding already: nothing to wait for but the joins.
+            st.gors[0].status = Status::Running;
+            self.release(st);
+        } else {
+            st.gors[0].status = Status::Joining;
+            st.check_stuck();
+            self.release(st);
+            self.sleep(0);
+        }
+        let joins = std::mem::take(&mut self.lock().joins);
+        for j in joins {
+            j.join();
+        }
+        let mut st = self.lock();
+        Execution {
+            violation: st.violation.take(),
+            steps: std::mem::take(&mut st.trace),
+            names: st.gors.iter().map(|g| g.name.clone()).collect(),
+        }
+    }
+
+    /// Enters a model function for the trace and the wait-for report.
+    pub(crate) fn enter(&self, func: &'static str) {
+        let me = self.me();
+        self.lock().gors[me].funcs.push(func);
+    }
+
+    pub(crate) fn leave(&self) {
+        let me = self.me();
+        self.lock().gors[me].funcs.pop();
+    }
+}

@@ -1,0 +1,359 @@
+//! The state behind the world's lock: goroutines, objects, trace.
+
+use super::Options;
+use crate::engine::{Join, Thread, ThreadKey};
+use crate::report::{Property, Violation};
+use std::any::Any;
+use std::collections::{BTreeSet, VecDeque};
+
+pub(crate) type Gid = usize;
+pub(crate) type Oid = usize;
+pub(crate) type Val = Box<dyn Any + Send>;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Status {
+    Running,
+    /// Waiting on a primitive.
+    Blocked,
+    /// Replay: waiting for its step in the schedule.
+    Turn,
+    /// main, after returning: waiting for the other goroutines.
+    Joining,
+    Done,
+}
+
+/// Go runtime faults the harness reports.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Fault {
+    UnlockOfUnlockedMutex,
+    UnlockOfUnlockedRwMutex,
+    RUnlockOfUnlockedRwMutex,
+    SendOnClosedChannel,
+    CloseOfClosedChannel,
+    NegativeWaitGroupCounter,
+}
+
+impl Fault {
+    pub const ALL: [Fault; 6] = [
+        Fault::UnlockOfUnlockedMutex,
+        Fault::UnlockOfUnlockedRwMutex,
+        Fault::RUnlockOfUnlockedRwMutex,
+        Fault::SendOnClosedChannel,
+        Fault::CloseOfClosedChannel,
+        Fault::NegativeWaitGroupCounter,
+    ];
+
+    /// The name used in scenario files: `fault:<key>`.
+    pub fn key(self) -> &'static str {
+        match self {
+            Fault::UnlockOfUnlockedMutex => "unlock-of-unlocked-mutex",
+            Fault::UnlockOfUnlockedRwMutex => "unlock-of-unlocked-rwmutex",
+            Fault::RUnlockOfUnlockedRwMutex => "runlock-of-unlocked-rwmutex",
+            Fault::SendOnClosedChannel => "send-on-closed-channel",
+            Fault::CloseOfClosedChannel => "close-of-closed-channel",
+            Fault::NegativeWaitGroupCounter => "negative-waitgroup-counter",
+        }
+    }
+
+    /// What Go's runtime prints.
+    pub fn go_message(self) -> &'static str {
+        match self {
+            Fault::UnlockOfUnlockedMutex => "fatal error: sync: unlock of unlocked mutex",
+            Fault::UnlockOfUnlockedRwMutex => "fatal error: sync: Unlock of unlocked RWMutex",
+            Fault::RUnlockOfUnlockedRwMutex => "fatal error: sync: RUnlock of unlocked RWMutex",
+            Fault::SendOnClosedChannel => "panic: send on closed channel",
+            Fault::CloseOfClosedChannel => "panic: close of closed channel",
+            Fault::NegativeWaitGroupCounter => "panic: sync: negative WaitGroup counter",
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Dir {
+    Send,
+    Recv,
+}
+
+/// What a blocked goroutine waits for.
+#[derive(Clone, Debug)]
+pub(crate) enum Wait {
+    Lock(Oid),
+    RLock(Oid),
+    WLock(Oid),
+    /// A channel operation or a select: (channel, direction) per case.
+    Chan(Vec<(Oid, Dir)>),
+    WaitGroup(Oid),
+    Once(Oid),
+}
+
+impl Wait {
+    fn objects(&self) -> Vec<Oid> {
+        match self {
+            Wait::Lock(o)
+            | Wait::RLock(o)
+            | Wait::WLock(o)
+            | Wait::WaitGroup(o)
+            | Wait::Once(o) => {
+                vec![*o]
+            }
+            Wait::Chan(cases) => cases.iter().map(|c| c.0).collect(),
+        }
+    }
+}
+
+/// Who holds a lock, and since when.
+#[derive(Clone, Debug)]
+pub(crate) struct Holder {
+    pub gid: Gid,
+    pub step: usize,
+    pub func: &'static str,
+}
+
+pub(crate) struct Chan {
+    pub cap: usize,
+    pub buf: VecDeque<Val>,
+    pub closed: bool,
+    /// Blocked receivers and senders: (goroutine, select case).
+    pub recvq: VecDeque<(Gid, usize)>,
+    pub sendq: VecDeque<(Gid, usize)>,
+    /// Goroutines that ever received from / sent on (or closed) it: the peers a
+    /// blocked goroutine is waiting for, in the wait-for report.
+    pub receivers: BTreeSet<Gid>,
+    pub senders: BTreeSet<Gid>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum OnceState {
+    New,
+    Running(Gid),
+    Done,
+}
+
+pub(crate) enum ObjKind {
+    Mutex {
+        holder: Option<Holder>,
+    },
+    RwMutex {
+        writer: Option<Holder>,
+        pending: Option<Gid>,
+        readers: Vec<Holder>,
+    },
+    Chan(Chan),
+    WaitGroup {
+        count: i64,
+    },
+    Once {
+        state: OnceState,
+    },
+}
+
+pub(crate) struct Obj {
+    pub name: String,
+    /// Goroutines to wake when the object changes (all but channels).
+    pub waiters: Vec<Gid>,
+    pub kind: ObjKind,
+}
+
+pub(crate) struct Gor {
+    pub name: String,
+    pub key: Option<ThreadKey>,
+    pub thread: Option<Thread>,
+    pub status: Status,
+    pub funcs: Vec<&'static str>,
+    pub wait: Option<Wait>,
+    /// Hand-offs from other goroutines while blocked:
+    /// the select case that fired, with the value received (None: closed channel).
+    pub fired: Option<(usize, Option<Val>)>,
+    /// A read lock granted when the writer unlocked (Go admits waiting readers then).
+    pub granted: bool,
+    /// A fault delivered while blocked (a channel closed under a waiting sender).
+    pub fault: Option<Fault>,
+    /// Values offered by the send cases of a blocked send or select.
+    pub offers: Vec<(usize, Val)>,
+}
+
+impl Gor {
+    pub(crate) fn new(name: &str) -> Gor {
+        Gor {
+            name: name.to_string(),
+            key: None,
+            thread: None,
+            status: Status::Running,
+            funcs: Vec::new(),
+            wait: None,
+            fired: None,
+            granted: false,
+            fault: None,
+            offers: Vec::new(),
+        }
+    }
+
+    pub(crate) fn func(&self) -> &'static str {
+        self.funcs.last().copied().unwrap_or("")
+    }
+}
+
+/// One line of the trace.
+#[derive(Clone, Debug)]
+pub(crate) struct Step {
+    pub gid: Gid,
+    pub func: &'static str,
+    pub text: String,
+}
+
+pub(crate) struct State {
+    pub gors: Vec<Gor>,
+    pub objs: Vec<Obj>,
+    pub trace: Vec<Step>,
+    pub violation: Option<Violation>,
+    pub aborted: bool,
+    pub max_steps: usize,
+    pub replay: Option<Vec<Gid>>,
+    pub to_unpark: Vec<Thread>,
+    pub joins: Vec<Join>,
+}
+
+impl State {
+    pub(crate) fn new(opts: Options) -> State {
+        State {
+            gors: Vec::new(),
+            objs: Vec::new(),
+            trace: Vec::new(),
+            violation: None,
+            aborted: false,
+            max_steps: opts.max_steps,
+            replay: opts.replay,
+            to_unpark: Vec::new(),
+            joins: Vec::new(),
+        }
+    }
+
+    pub(crate) fn add(&mut self, name: &str, kind: ObjKind) -> Oid {
+        self.objs.push(Obj {
+            name: name.to_string(),
+            waiters: Vec::new(),
+            kind,
+        });
+        self.objs.len() - 1
+    }
+
+    pub(crate) fn name(&self, g: Gid) -> &str {
+        &self.gors[g].name
+    }
+
+    pub(crate) fn oname(&self, o: Oid) -> &str {
+        &self.objs[o].name
+    }
+
+    /// Appends a step to the trace; enforces the step bound; in replay, wakes the
+    /// goroutine whose step is next.
+    pub(crate) fn record(&mut self, gid: Gid, text: String) {
+        let func = self.gors[gid].func();
+        self.trace.push(Step { gid, func, text });
+        if self.trace.len() >= self.max_steps && !self.aborted {
+            let msg = format!(
+                "the execution reached the step bound ({} steps): a livelock, or a bound too small for the model",
+                self.max_steps
+            );
+            self.fail(Violation::new(Property::StepBound, msg));
+            return;
+        }
+        let next = self
+            .replay
+            .as_ref()
+            .and_then(|s| s.get(self.trace.len()).copied());
+        if let Some(g) = next
+            && self.gors.get(g).is_some_and(|x| x.status == Status::Turn)
+        {
+            self.wake(g);
+        }
+    }
+
+    /// Makes a waiting goroutine runnable and withdraws it from every wait queue.
+    pub(crate) fn wake(&mut self, g: Gid) {
+        let st = self.gors[g].status;
+        if !matches!(st, Status::Blocked | Status::Turn | Status::Joining) {
+            return;
+        }
+        if let Some(w) = self.gors[g].wait.take() {
+            for o in w.objects() {
+                let obj = &mut self.objs[o];
+                obj.waiters.retain(|&x| x != g);
+                if let ObjKind::Chan(c) = &mut obj.kind {
+                    c.recvq.retain(|&(x, _)| x != g);
+                    c.sendq.retain(|&(x, _)| x != g);
+                }
+            }
+        }
+        self.gors[g].status = Status::Running;
+        if let Some(t) = self.gors[g].thread.clone() {
+            self.to_unpark.push(t);
+        }
+    }
+
+    /// Wakes every goroutine waiting on an object (they retry).
+    pub(crate) fn wake_all(&mut self, o: Oid) {
+        let ws = std::mem::take(&mut self.objs[o].waiters);
+        for g in ws {
+            self.wake(g);
+        }
+    }
+
+    /// Records the first violation and aborts the execution: everyone waiting wakes
+    /// and unwinds; everyone running unwinds at its next operation.
+    pub(crate) fn fail(&mut self, v: Violation) {
+        if self.violation.is_none() {
+            self.violation = Some(v);
+        }
+        self.aborted = true;
+        for g in 0..self.gors.len() {
+            self.wake(g);
+        }
+    }
+
+    /// Called whenever a goroutine stops running. If no goroutine can run any more,
+    /// the execution is over: normally (main joining, all done) or stuck.
+    pub(crate) fn check_stuck(&mut self) {
+        if self.aborted {
+            return;
+        }
+        let live: Vec<Gid> = (0..self.gors.len())
+            .filter(|&g| self.gors[g].status != Status::Done)
+            .collect();
+        if live.iter().any(|&g| self.gors[g].status == Status::Running) {
+            return;
+        }
+        if live.len() == 1 && self.gors[live[0]].status == Status::Joining {
+            self.wake(live[0]);
+            return;
+        }
+        if live.is_empty() {
+            return;
+        }
+        if let Some(&t) = live.iter().find(|&&g| self.gors[g].status == Status::Turn) {
+            let step = self.trace.len();
+            let want = self.replay.as_ref().and_then(|s| s.get(step).copied());
+            let who = want.map(|g| self.name(g).to_string()).unwrap_or_default();
+            let msg = format!(
+                "the replay diverged at step {}: the schedule gives it to {who}, which cannot take it (it is {}); {} and the others wait for their turn",
+                step + 1,
+                want.map(|g| self.describe_status(g)).unwrap_or_default(),
+                self.name(t)
+            );
+            self.fail(Violation::new(Property::Diverged, msg));
+            return;
+        }
+        let v = super::detect::analyze(self);
+        self.fail(v);
+    }
+
+    fn describe_status(&self, g: Gid) -> &'static str {
+        match self.gors[g].status {
+            Status::Done => "finished",
+            Status::Blocked => "blocked",
+            Status::Joining => "waiting for the other goroutines",
+            Status::Turn => "waiting for its turn",
+            Status::Running => "running",
+        }
+    }
+}
