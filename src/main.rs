@@ -122,9 +122,10 @@ fn show_error(e: &ScenarioError) {
     let handler =
         miette::GraphicalReportHandler::new_themed(miette::GraphicalTheme::unicode_nocolor());
     let mut s = String::new();
-    eprintln!("error: {e}");
     if e.line > 0 && handler.render_report(&mut s, e).is_ok() {
-        eprintln!("{s}");
+        eprintln!("error: {}", s.trim_end().trim_start_matches(['×', ' ']));
+    } else {
+        eprintln!("error: {}", e.full());
     }
 }
 

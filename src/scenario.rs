@@ -90,7 +90,7 @@ pub struct ScenarioError {
     pub col: usize,
     pub message: String,
     pub help: Option<String>,
-    src: String,
+    src: Box<miette::NamedSource<String>>,
     span: Range<usize>,
 }
 
@@ -105,10 +105,17 @@ impl fmt::Display for ScenarioError {
                 self.path, self.line, self.col, self.message
             )?;
         }
-        if let Some(h) = &self.help {
-            write!(f, "\n  help: {h}")?;
-        }
         Ok(())
+    }
+}
+
+impl ScenarioError {
+    /// The message and, on a second line, what would be accepted.
+    pub fn full(&self) -> String {
+        match &self.help {
+            Some(h) => format!("{self}\n  help: {h}"),
+            None => self.to_string(),
+        }
     }
 }
 
@@ -122,7 +129,11 @@ impl miette::Diagnostic for ScenarioError {
     }
 
     fn source_code(&self) -> Option<&dyn miette::SourceCode> {
-        (self.line > 0).then_some(&self.src as &dyn miette::SourceCode)
+        (self.line > 0).then_some(&*self.src as &dyn miette::SourceCode)
+    }
+
+    fn url<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
+        None
     }
 
     fn labels(&self) -> Option<Box<dyn Iterator<Item = miette::LabeledSpan> + '_>> {
@@ -159,7 +170,7 @@ impl Ctx<'_> {
             col,
             message: message.into(),
             help,
-            src: self.src.to_string(),
+            src: Box::new(miette::NamedSource::new(self.path, self.src.to_string())),
             span,
         }
     }
@@ -208,7 +219,7 @@ pub fn load(path: &std::path::Path) -> Result<Scenario, ScenarioError> {
         col: 0,
         message: format!("cannot read the scenario file: {e}"),
         help: None,
-        src: String::new(),
+        src: Box::new(miette::NamedSource::new(&shown, String::new())),
         span: 0..0,
     })?;
     parse(&shown, &text)
@@ -278,7 +289,10 @@ pub fn parse(path: &str, text: &str) -> Result<Scenario, ScenarioError> {
                         p.name,
                         other.type_str()
                     ),
-                    Some(format!("{}: {} ({}..={})", p.name, p.doc, p.min, p.max)),
+                    Some(format!(
+                        "{}: {} (allowed {}..={})",
+                        p.name, p.doc, p.min, p.max
+                    )),
                 ));
             }
         };

@@ -48,16 +48,26 @@ impl Point {
 #[derive(Clone)]
 pub(crate) enum Thread {
     Loom(loom::thread::Thread),
-    Shuttle(shuttle::thread::Thread),
+    /// shuttle's `park` may wake spuriously, and its DFS explores every spurious wake-up
+    /// (forever); a token channel never wakes without a token.
+    Shuttle(shuttle::sync::mpsc::Sender<()>),
 }
 
 impl Thread {
     pub(crate) fn unpark(&self) {
         match self {
             Thread::Loom(t) => t.unpark(),
-            Thread::Shuttle(t) => t.unpark(),
+            Thread::Shuttle(t) => {
+                // The receiver is gone only once its goroutine has finished.
+                let _ = t.send(());
+            }
         }
     }
+}
+
+shuttle::thread_local! {
+    static PARKER: std::cell::RefCell<Option<shuttle::sync::mpsc::Receiver<()>>> =
+        const { std::cell::RefCell::new(None) };
 }
 
 /// Identifies the engine thread that is running.
@@ -67,23 +77,35 @@ pub(crate) enum ThreadKey {
     Shuttle(shuttle::thread::ThreadId),
 }
 
-pub(crate) fn current(kind: Kind) -> (ThreadKey, Thread) {
+pub(crate) fn key(kind: Kind) -> ThreadKey {
+    match kind {
+        Kind::Loom => ThreadKey::Loom(loom::thread::current().id()),
+        Kind::Shuttle => ThreadKey::Shuttle(shuttle::thread::current().id()),
+    }
+}
+
+/// Prepares the running thread to park; returns its key and the handle that unparks it.
+pub(crate) fn register(kind: Kind) -> (ThreadKey, Thread) {
     match kind {
         Kind::Loom => {
             let t = loom::thread::current();
             (ThreadKey::Loom(t.id()), Thread::Loom(t))
         }
         Kind::Shuttle => {
-            let t = shuttle::thread::current();
-            (ThreadKey::Shuttle(t.id()), Thread::Shuttle(t))
+            let (tx, rx) = shuttle::sync::mpsc::channel();
+            PARKER.with(|p| *p.borrow_mut() = Some(rx));
+            (key(kind), Thread::Shuttle(tx))
         }
     }
 }
 
+/// Blocks until unparked (never spuriously).
 pub(crate) fn park(kind: Kind) {
     match kind {
         Kind::Loom => loom::thread::park(),
-        Kind::Shuttle => shuttle::thread::park(),
+        Kind::Shuttle => PARKER.with(|p| {
+            let _ = p.borrow().as_ref().expect("park before register").recv();
+        }),
     }
 }
 

@@ -24,6 +24,9 @@ pub(crate) enum Strategy {
 struct Progress {
     executions: u64,
     stop: Option<Stop>,
+    /// Most tasks ever runnable at once: a program that never has two has exactly one
+    /// schedule (and PCT refuses to run it twice).
+    most_runnable: usize,
 }
 
 struct Bounded<S> {
@@ -37,8 +40,12 @@ struct Bounded<S> {
 
 impl<S: Scheduler> Scheduler for Bounded<S> {
     fn new_execution(&mut self) -> Option<Schedule> {
-        let mut p = self.progress.lock().unwrap();
+        let mut p = self.progress.lock().unwrap_or_else(|e| e.into_inner());
         if p.stop.is_some() {
+            return None;
+        }
+        if p.executions > 0 && p.most_runnable < 2 {
+            p.stop = Some(Stop::Exhausted);
             return None;
         }
         if p.executions >= self.budget.max_executions {
@@ -67,6 +74,9 @@ impl<S: Scheduler> Scheduler for Bounded<S> {
         current: Option<TaskId>,
         yielding: bool,
     ) -> Option<TaskId> {
+        let mut p = self.progress.lock().unwrap_or_else(|e| e.into_inner());
+        p.most_runnable = p.most_runnable.max(runnable.len());
+        drop(p);
         self.inner.next_task(runnable, current, yielding)
     }
 
@@ -113,7 +123,7 @@ fn run<S: Scheduler + 'static>(inner: S, budget: &Budget, body: Body) -> Result<
             }
         })
     }));
-    let p = progress.lock().unwrap();
+    let p = progress.lock().unwrap_or_else(|e| e.into_inner());
     match r {
         Ok(_) => Ok(Explored {
             executions: p.executions,

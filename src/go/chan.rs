@@ -231,129 +231,117 @@ fn describe(st: &State, cases: &[Case<'_>], default: bool) -> String {
 fn run(cases: &[Case<'_>], default: bool) -> Fired {
     let w = &cases[0].o.w;
     let points: Vec<_> = cases.iter().map(|c| &c.o.point).collect();
-    let (index, value) = w
-        .op(&points, |st, me| {
-            let what = describe(st, cases, default);
-            if let Some(f) = st.gors[me].fault.take() {
-                return Attempt::Fault(
-                    f,
-                    format!("{what}: the channel was closed while it waited"),
-                );
-            }
-            if let Some((i, v)) = st.gors[me].fired.take() {
-                st.gors[me].offers.clear();
-                let how = if v.is_some() || cases[i].dir() == Dir::Send {
-                    "completed"
-                } else {
-                    "channel closed"
-                };
-                return Attempt::Done(
-                    (Some(i), v),
-                    format!("{what}: case {} {how} by another goroutine", i + 1),
-                );
-            }
-            // Values offered by an earlier, blocked attempt come back to their cases.
-            for (i, v) in std::mem::take(&mut st.gors[me].offers) {
-                *cases[i].send.as_ref().unwrap().lock().unwrap() = Some(v);
-            }
-            for (i, case) in cases.iter().enumerate() {
-                let id = case.o.id;
-                let name = st.oname(id).to_string();
-                let tag = if cases.len() > 1 {
-                    format!("{what}: case {} ", i + 1)
-                } else {
-                    String::new()
-                };
-                match &case.send {
-                    Some(slot) => {
-                        let c = chan(st, id);
-                        if c.closed {
-                            return Attempt::Fault(
-                                Fault::SendOnClosedChannel,
-                                format!("{tag}send on {name}: closed"),
-                            );
-                        }
-                        c.senders.insert(me);
-                        if let Some((r, rc)) = c.recvq.pop_front() {
-                            let v = slot.lock().unwrap().take();
-                            st.gors[r].fired = Some((rc, v));
-                            st.wake(r);
-                            let rn = st.name(r).to_string();
-                            return Attempt::Done(
-                                (Some(i), None),
-                                format!("{tag}send on {name}: handed to {rn}"),
-                            );
-                        }
-                        if c.buf.len() < c.cap {
-                            c.buf
-                                .push_back(slot.lock().unwrap().take().expect("send value"));
-                            let t =
-                                format!("{tag}send on {name} (buffer {}/{})", c.buf.len(), c.cap);
-                            return Attempt::Done((Some(i), None), t);
-                        }
+    let (index, value) = w.op(&points, |st, me| {
+        let what = describe(st, cases, default);
+        if let Some(f) = st.gors[me].fault.take() {
+            return Attempt::Fault(f, format!("{what}: the channel was closed while it waited"));
+        }
+        if let Some((i, v)) = st.gors[me].fired.take() {
+            st.gors[me].offers.clear();
+            let how = if v.is_some() || cases[i].dir() == Dir::Send {
+                "completed"
+            } else {
+                "channel closed"
+            };
+            return Attempt::Done(
+                (Some(i), v),
+                format!("{what}: case {} {how} by another goroutine", i + 1),
+            );
+        }
+        // Values offered by an earlier, blocked attempt come back to their cases.
+        for (i, v) in std::mem::take(&mut st.gors[me].offers) {
+            *cases[i].send.as_ref().unwrap().lock().unwrap() = Some(v);
+        }
+        for (i, case) in cases.iter().enumerate() {
+            let id = case.o.id;
+            let name = st.oname(id).to_string();
+            let tag = if cases.len() > 1 {
+                format!("{what}: case {} ", i + 1)
+            } else {
+                String::new()
+            };
+            match &case.send {
+                Some(slot) => {
+                    let c = chan(st, id);
+                    if c.closed {
+                        return Attempt::Fault(
+                            Fault::SendOnClosedChannel,
+                            format!("{tag}send on {name}: closed"),
+                        );
                     }
-                    None => {
-                        let c = chan(st, id);
-                        c.receivers.insert(me);
-                        if let Some(v) = c.buf.pop_front() {
-                            // A blocked sender's value moves into the freed slot.
-                            if let Some((s, sc)) = c.sendq.pop_front() {
-                                let sv = take_offer(st, s, sc);
-                                chan(st, id).buf.push_back(sv);
-                                st.gors[s].fired = Some((sc, None));
-                                st.wake(s);
-                            }
-                            let c = chan(st, id);
-                            let t = format!(
-                                "{tag}receive from {name} (buffer {}/{})",
-                                c.buf.len(),
-                                c.cap
-                            );
-                            return Attempt::Done((Some(i), Some(v)), t);
-                        }
+                    c.senders.insert(me);
+                    if let Some((r, rc)) = c.recvq.pop_front() {
+                        let v = slot.lock().unwrap().take();
+                        st.gors[r].fired = Some((rc, v));
+                        st.wake(r);
+                        let rn = st.name(r).to_string();
+                        return Attempt::Done(
+                            (Some(i), None),
+                            format!("{tag}send on {name}: handed to {rn}"),
+                        );
+                    }
+                    if c.buf.len() < c.cap {
+                        c.buf
+                            .push_back(slot.lock().unwrap().take().expect("send value"));
+                        let t = format!("{tag}send on {name} (buffer {}/{})", c.buf.len(), c.cap);
+                        return Attempt::Done((Some(i), None), t);
+                    }
+                }
+                None => {
+                    let c = chan(st, id);
+                    c.receivers.insert(me);
+                    if let Some(v) = c.buf.pop_front() {
+                        // A blocked sender's value moves into the freed slot.
                         if let Some((s, sc)) = c.sendq.pop_front() {
                             let sv = take_offer(st, s, sc);
+                            chan(st, id).buf.push_back(sv);
                             st.gors[s].fired = Some((sc, None));
                             st.wake(s);
-                            let sn = st.name(s).to_string();
-                            return Attempt::Done(
-                                (Some(i), Some(sv)),
-                                format!("{tag}receive from {name}: from {sn}"),
-                            );
                         }
-                        if c.closed {
-                            return Attempt::Done(
-                                (Some(i), None),
-                                format!("{tag}receive from {name}: closed"),
-                            );
-                        }
+                        let c = chan(st, id);
+                        let t = format!(
+                            "{tag}receive from {name} (buffer {}/{})",
+                            c.buf.len(),
+                            c.cap
+                        );
+                        return Attempt::Done((Some(i), Some(v)), t);
+                    }
+                    if let Some((s, sc)) = c.sendq.pop_front() {
+                        let sv = take_offer(st, s, sc);
+                        st.gors[s].fired = Some((sc, None));
+                        st.wake(s);
+                        let sn = st.name(s).to_string();
+                        return Attempt::Done(
+                            (Some(i), Some(sv)),
+                            format!("{tag}receive from {name}: from {sn}"),
+                        );
+                    }
+                    if c.closed {
+                        return Attempt::Done(
+                            (Some(i), None),
+                            format!("{tag}receive from {name}: closed"),
+                        );
                     }
                 }
             }
-            if default {
-                return Attempt::Done((None, None), format!("{what}: nothing ready, default"));
-            }
-            let mut waits = Vec::new();
-            for (i, case) in cases.iter().enumerate() {
-                let id = case.o.id;
-                match &case.send {
-                    Some(slot) => {
-                        chan(st, id).sendq.push_back((me, i));
-                        let v = slot.lock().unwrap().take().expect("send value");
-                        st.gors[me].offers.push((i, v));
-                    }
-                    None => chan(st, id).recvq.push_back((me, i)),
+        }
+        if default {
+            return Attempt::Done((None, None), format!("{what}: nothing ready, default"));
+        }
+        let mut waits = Vec::new();
+        for (i, case) in cases.iter().enumerate() {
+            let id = case.o.id;
+            match &case.send {
+                Some(slot) => {
+                    chan(st, id).sendq.push_back((me, i));
+                    let v = slot.lock().unwrap().take().expect("send value");
+                    st.gors[me].offers.push((i, v));
                 }
-                waits.push((id, case.dir()));
+                None => chan(st, id).recvq.push_back((me, i)),
             }
-            Attempt::Block(Wait::Chan(waits), format!("{what}: waits"))
-        })
-        .into();
+            waits.push((id, case.dir()));
+        }
+        Attempt::Block(Wait::Chan(waits), format!("{what}: waits"))
+    });
     Fired { index, value }
-}
-
-impl From<(Option<usize>, Option<Val>)> for Fired {
-    fn from((index, value): (Option<usize>, Option<Val>)) -> Fired {
-        Fired { index, value }
-    }
 }

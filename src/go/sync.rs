@@ -288,7 +288,7 @@ impl WaitGroup {
             }
             let text = format!("wait {name}: counter {count}, waits");
             obj.waiters.push(me);
-            Attempt::Block(Wait::WaitGroup(o.id), text)
+            Attempt::Block(Wait::Group(o.id), text)
         })
     }
 }

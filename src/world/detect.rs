@@ -70,7 +70,7 @@ fn edges(st: &State, g: Gid) -> Vec<(Gid, String)> {
                 out.push((*r, format!("{} (running the Once's function)", st.name(*r))));
             }
         }
-        Wait::WaitGroup(_) => {}
+        Wait::Group(_) => {}
         Wait::Chan(cases) => {
             for (o, dir) in cases {
                 if let ObjKind::Chan(c) = &st.objs[*o].kind {
@@ -98,7 +98,7 @@ fn what(st: &State, w: &Wait) -> String {
         Wait::Lock(o) => format!("lock {}", st.oname(*o)),
         Wait::RLock(o) => format!("lock {} (read)", st.oname(*o)),
         Wait::WLock(o) => format!("lock {} (write)", st.oname(*o)),
-        Wait::WaitGroup(o) => {
+        Wait::Group(o) => {
             let n = match &st.objs[*o].kind {
                 ObjKind::WaitGroup { count } => *count,
                 _ => 0,

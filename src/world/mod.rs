@@ -79,7 +79,7 @@ impl World {
 
     /// The goroutine running now.
     pub(crate) fn me(&self) -> Gid {
-        let (key, _) = engine::current(self.kind);
+        let key = engine::key(self.kind);
         let st = self.lock();
         st.gors
             .iter()
@@ -210,7 +210,7 @@ impl World {
     }
 
     fn register(&self, me: Gid) {
-        let (key, thread) = engine::current(self.kind);
+        let (key, thread) = engine::register(self.kind);
         let mut st = self.lock();
         st.gors[me].key = Some(key);
         st.gors[me].thread = Some(thread);

@@ -82,18 +82,14 @@ pub(crate) enum Wait {
     WLock(Oid),
     /// A channel operation or a select: (channel, direction) per case.
     Chan(Vec<(Oid, Dir)>),
-    WaitGroup(Oid),
+    Group(Oid),
     Once(Oid),
 }
 
 impl Wait {
     fn objects(&self) -> Vec<Oid> {
         match self {
-            Wait::Lock(o)
-            | Wait::RLock(o)
-            | Wait::WLock(o)
-            | Wait::WaitGroup(o)
-            | Wait::Once(o) => {
+            Wait::Lock(o) | Wait::RLock(o) | Wait::WLock(o) | Wait::Group(o) | Wait::Once(o) => {
                 vec![*o]
             }
             Wait::Chan(cases) => cases.iter().map(|c| c.0).collect(),

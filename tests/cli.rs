@@ -1,0 +1,249 @@
+//! The command line: bad input is a clear error with file:line:column and a non-zero
+//! exit, never a panic; each outcome has its exit code; replay reproduces or says it
+//! diverged.
+
+use std::process::{Command, Output};
+
+fn stalemate(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_stalemate"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("run stalemate")
+}
+
+fn text(o: &Output) -> String {
+    format!(
+        "{}{}",
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    )
+}
+
+/// Writes a scenario to a temporary file and runs it.
+fn run_text(name: &str, body: &str) -> Output {
+    let dir = std::env::temp_dir().join(format!("stalemate-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let p = dir.join(name);
+    std::fs::write(&p, body).unwrap();
+    stalemate(&["run", "--quiet", p.to_str().unwrap()])
+}
+
+#[test]
+fn list_names_models_variants_parameters_and_properties() {
+    let o = stalemate(&["list"]);
+    assert!(o.status.success());
+    let t = text(&o);
+    for want in [
+        "cacher-2015",
+        "buggy",
+        "fixed",
+        "relists",
+        "list_errors",
+        "fault:send-on-closed-channel",
+        "shuttle-pct",
+    ] {
+        assert!(t.contains(want), "missing {want} in:\n{t}");
+    }
+}
+
+#[test]
+fn a_buggy_scenario_exits_0_when_the_expected_deadlock_is_found() {
+    let o = stalemate(&["run", "scenarios/cacher_2015_buggy.toml"]);
+    let t = text(&o);
+    assert_eq!(o.status.code(), Some(0), "{t}");
+    assert!(t.contains("wait-for cycle"), "{t}");
+    assert!(
+        t.contains("cacher_2015_buggy  shuttle-pct  deadlock  deadlock  ok"),
+        "{t}"
+    );
+}
+
+const BASE: &str = "model = \"cacher-2015\"\nvariant = \"buggy\"\n";
+
+#[test]
+fn an_unexpected_violation_exits_1_and_an_expectation_not_met_exits_3() {
+    let engine = "\n[[engine]]\nkind = \"shuttle-pct\"\nseed = 1\niterations = 200\n";
+    let o = run_text(
+        "unexpected.toml",
+        &format!("{BASE}expect = \"pass\"\n{engine}"),
+    );
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+    let o = run_text(
+        "notfound.toml",
+        &format!("model = \"cacher-2015\"\nvariant = \"fixed\"\nexpect = \"deadlock\"\n{engine}"),
+    );
+    assert_eq!(o.status.code(), Some(3), "{}", text(&o));
+    let o = run_text("wrong.toml", &format!("{BASE}expect = \"leak\"\n{engine}"));
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+}
+
+/// Each bad file: the message, its line:column, and a help line naming what is allowed.
+#[test]
+fn bad_scenarios_say_file_line_column_and_what_is_allowed() {
+    let engine = "[[engine]]\nkind = \"loom\"\n";
+    let cases: &[(&str, String, &str, &str)] = &[
+        (
+            "syntax",
+            format!("{BASE}expect = \"deadlock\"\nx\n"),
+            ":4:2: key with no value, expected `=`",
+            "",
+        ),
+        (
+            "model",
+            format!("model = \"cacher\"\nvariant = \"buggy\"\nexpect = \"pass\"\n{engine}"),
+            ":1:9: unknown model `cacher`",
+            "known models: cacher-2015",
+        ),
+        (
+            "variant",
+            format!("model = \"cacher-2015\"\nvariant = \"bugy\"\nexpect = \"pass\"\n{engine}"),
+            ":2:11: model cacher-2015 has no variant `bugy`",
+            "variants of cacher-2015: buggy, fixed",
+        ),
+        (
+            "param",
+            format!("{BASE}expect = \"pass\"\n[params]\nrelist = 1\n{engine}"),
+            ":5:1: model cacher-2015 has no parameter `relist`",
+            "parameters of cacher-2015: relists",
+        ),
+        (
+            "type",
+            format!("{BASE}expect = \"pass\"\n[params]\nrelists = \"one\"\n{engine}"),
+            ":5:11: parameter relists must be an integer, not string",
+            "allowed",
+        ),
+        (
+            "range",
+            format!("{BASE}expect = \"pass\"\n[params]\nwatchers = 9\n{engine}"),
+            ":5:12: parameter watchers = 9 is out of range",
+            "allowed 1..=3",
+        ),
+        (
+            "engine",
+            format!("{BASE}expect = \"pass\"\n[[engine]]\nkind = \"tla\"\n"),
+            ":5:8: unknown engine `tla`",
+            "engines: loom, shuttle-random, shuttle-pct, shuttle-dfs",
+        ),
+        (
+            "seed",
+            format!("{BASE}expect = \"pass\"\n[[engine]]\nkind = \"shuttle-random\"\nseed = -4\n"),
+            ":6:8: seed = -4 is out of range",
+            "allowed: 0..",
+        ),
+        (
+            "noseed",
+            format!("{BASE}expect = \"pass\"\n[[engine]]\nkind = \"shuttle-pct\"\n"),
+            ":4:1: engine shuttle-pct needs a `seed`",
+            "same seed gives the same schedules",
+        ),
+        (
+            "expect",
+            format!("{BASE}expect = \"livelock\"\n{engine}"),
+            ":3:10: unknown expectation `livelock`",
+            "allowed: pass, deadlock, leak, fault:",
+        ),
+        (
+            "field",
+            format!("{BASE}expect = \"pass\"\nmodle = 1\n{engine}"),
+            ":4:1: unknown field `modle`",
+            "",
+        ),
+        (
+            "noengine",
+            format!("{BASE}expect = \"pass\"\n"),
+            ":1:1: the scenario names no engine",
+            "add an [[engine]] table",
+        ),
+    ];
+    for (name, body, msg, help) in cases {
+        let o = run_text(&format!("{name}.toml"), body);
+        let t = text(&o);
+        assert_eq!(o.status.code(), Some(2), "{name}: {t}");
+        assert!(
+            t.contains(&format!("{name}.toml{msg}")),
+            "{name}: wanted `{msg}` in:\n{t}"
+        );
+        assert!(t.contains(help), "{name}: wanted help `{help}` in:\n{t}");
+        assert!(!t.contains("panicked"), "{name}: {t}");
+    }
+}
+
+#[test]
+fn a_missing_path_is_bad_input() {
+    let o = stalemate(&["run", "scenarios/nope.toml"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(text(&o).contains("scenarios/nope.toml: no such file or directory"));
+}
+
+#[test]
+fn replay_reproduces_the_report_and_detects_divergence() {
+    let o = stalemate(&["run", "scenarios/cacher_2015_buggy.toml"]);
+    let t = text(&o);
+    let cmd = t
+        .lines()
+        .find(|l| l.contains("stalemate replay") && l.contains("--schedule 2-"))
+        .expect("PCT replay line");
+    let token = cmd.rsplit(' ').next().unwrap();
+    let r = stalemate(&[
+        "replay",
+        "scenarios/cacher_2015_buggy.toml",
+        "--schedule",
+        token,
+    ]);
+    assert_eq!(r.status.code(), Some(0), "{}", text(&r));
+    let report = String::from_utf8_lossy(&r.stdout).trim_end().to_string();
+    assert!(
+        t.contains(&report),
+        "the replayed report must be the recorded one"
+    );
+
+    // A schedule that gives a step to a goroutine that cannot take it.
+    let parts: Vec<&str> = token.split('-').collect();
+    let bad = format!("{}-{}-0x2.2.{}-{}", parts[0], parts[1], parts[2], parts[3]);
+    let r = stalemate(&[
+        "replay",
+        "scenarios/cacher_2015_buggy.toml",
+        "--schedule",
+        &bad,
+    ]);
+    assert_eq!(r.status.code(), Some(5), "{}", text(&r));
+    assert!(text(&r).contains("diverged"), "{}", text(&r));
+
+    // The same steps, but a model that changed (the check no longer matches).
+    let changed = format!("{}-{}-{}-00000000", parts[0], parts[1], parts[2]);
+    let r = stalemate(&[
+        "replay",
+        "scenarios/cacher_2015_buggy.toml",
+        "--schedule",
+        &changed,
+    ]);
+    assert_eq!(r.status.code(), Some(5), "{}", text(&r));
+    assert!(
+        text(&r).contains("they differ from the recorded ones"),
+        "{}",
+        text(&r)
+    );
+
+    // Not a token at all.
+    let r = stalemate(&[
+        "replay",
+        "scenarios/cacher_2015_buggy.toml",
+        "--schedule",
+        "seed7",
+    ]);
+    assert_eq!(r.status.code(), Some(2));
+    assert!(text(&r).contains("is not of the form <engine>-<execution>-<steps>-<check>"));
+}
+
+#[test]
+fn the_same_seed_gives_a_byte_identical_report() {
+    let a = stalemate(&["run", "scenarios/cacher_2015_buggy.toml"]);
+    let b = stalemate(&["run", "scenarios/cacher_2015_buggy.toml"]);
+    let strip = |o: &Output| {
+        // The summary table carries times; the reports must not.
+        let t = String::from_utf8_lossy(&o.stdout).to_string();
+        t.split("\nscenario  ").next().unwrap().to_string()
+    };
+    assert_eq!(strip(&a), strip(&b));
+}

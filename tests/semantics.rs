@@ -1,0 +1,375 @@
+//! Go's semantics, pinned under every engine. Each case is a tiny Go program and the
+//! property every engine must report for it (or `pass`).
+
+use stalemate::explore::{Bounds, Engine, ModelFn, explore};
+use stalemate::go::{Go, TryRecv};
+use std::sync::Arc;
+use std::time::Duration;
+
+fn engines() -> Vec<Engine> {
+    vec![
+        Engine::Loom {
+            preemption_bound: None,
+            max_branches: 10_000,
+        },
+        Engine::Random { seed: 7 },
+        Engine::Pct { seed: 7, depth: 3 },
+        Engine::Dfs,
+    ]
+}
+
+fn bounds() -> Bounds {
+    Bounds {
+        max_executions: 20_000,
+        max_steps: 200,
+        time_limit: Duration::from_secs(60),
+    }
+}
+
+/// Runs `model` under every engine; each must report `want` (a property key or "pass").
+/// Returns the first report's violation message, for further checks.
+fn expect(want: &str, model: impl Fn(&Go) + Send + Sync + 'static) -> String {
+    let model: ModelFn = Arc::new(model);
+    let mut msg = String::new();
+    for e in engines() {
+        let o = explore(&e, &bounds(), model.clone(), None).unwrap();
+        let got = o
+            .finding
+            .as_ref()
+            .map_or("pass".to_string(), |f| f.violation().property.key());
+        assert_eq!(got, want, "engine {}", e.describe());
+        if let Some(f) = &o.finding {
+            if msg.is_empty() {
+                let v = f.violation();
+                msg = format!(
+                    "{}\n{}\n{}",
+                    v.message,
+                    v.cycle.join("\n"),
+                    v.blocked.join("\n")
+                );
+            }
+        } else {
+            assert!(o.explored.executions > 0);
+        }
+    }
+    msg
+}
+
+#[test]
+fn rendezvous_send_blocks_until_a_receiver_arrives() {
+    // Nobody receives: main blocks forever in the send.
+    let m = expect("deadlock", |go| go.chan::<u8>("c", 0).send(1));
+    assert!(
+        m.contains("main waits for send on channel c (unbuffered)"),
+        "{m}"
+    );
+    // A receiver arrives: the send completes, the value is handed over.
+    expect("pass", |go| {
+        let c = go.chan::<u8>("c", 0);
+        let got = go.chan::<u8>("got", 1);
+        let (c2, g2) = (c.clone(), got.clone());
+        go.go("receiver", move |_| g2.send(c2.recv().unwrap()));
+        c.send(42);
+        let v = got.recv();
+        go.check("value", v == Some(42), || format!("received {v:?}"));
+    });
+}
+
+#[test]
+fn a_buffered_channel_blocks_only_when_full() {
+    expect("pass", |go| {
+        let c = go.chan::<u8>("c", 2);
+        c.send(1);
+        c.send(2);
+    });
+    let m = expect("deadlock", |go| {
+        let c = go.chan::<u8>("c", 2);
+        c.send(1);
+        c.send(2);
+        c.send(3);
+    });
+    assert!(m.contains("send on channel c (full, 2/2)"), "{m}");
+}
+
+#[test]
+fn receive_from_a_closed_channel_returns_at_once() {
+    expect("pass", |go| {
+        let c = go.chan::<u8>("c", 1);
+        c.send(1);
+        c.close();
+        let a = c.recv();
+        let b = c.recv();
+        go.check("drain-then-closed", a == Some(1) && b.is_none(), || {
+            format!("{a:?} {b:?}")
+        });
+    });
+    // A receiver blocked before the close is released by it.
+    expect("pass", |go| {
+        let c = go.chan::<u8>("c", 0);
+        let c2 = c.clone();
+        go.go("closer", move |_| c2.close());
+        let v = c.recv();
+        go.check("closed", v.is_none(), || format!("{v:?}"));
+    });
+}
+
+#[test]
+fn send_on_and_close_of_a_closed_channel_are_faults() {
+    let m = expect("fault:send-on-closed-channel", |go| {
+        let c = go.chan::<u8>("c", 1);
+        c.close();
+        c.send(1);
+    });
+    assert!(m.contains("panic: send on closed channel"), "{m}");
+    expect("fault:close-of-closed-channel", |go| {
+        let c = go.chan::<u8>("c", 1);
+        c.close();
+        c.close();
+    });
+    // A sender blocked when the channel is closed under it faults too.
+    expect("fault:send-on-closed-channel", |go| {
+        let c = go.chan::<u8>("c", 0);
+        let c2 = c.clone();
+        go.go("closer", move |_| c2.close());
+        c.send(1);
+    });
+}
+
+#[test]
+fn unlock_of_an_unlocked_mutex_is_a_fault() {
+    let m = expect("fault:unlock-of-unlocked-mutex", |go| {
+        go.mutex("m").unlock()
+    });
+    assert!(
+        m.contains("fatal error: sync: unlock of unlocked mutex"),
+        "{m}"
+    );
+    expect("fault:unlock-of-unlocked-rwmutex", |go| {
+        go.rwmutex("rw").unlock()
+    });
+    expect("fault:runlock-of-unlocked-rwmutex", |go| {
+        go.rwmutex("rw").runlock()
+    });
+}
+
+#[test]
+fn another_goroutine_may_unlock_as_in_go() {
+    expect("pass", |go| {
+        let m = go.mutex("m");
+        m.lock();
+        let m2 = m.clone();
+        let wg = go.waitgroup("wg");
+        wg.add(1);
+        let w2 = wg.clone();
+        go.go("unlocker", move |_| {
+            m2.unlock();
+            w2.done();
+        });
+        wg.wait();
+        m.lock();
+        m.unlock();
+    });
+}
+
+#[test]
+fn lock_order_inversion_is_a_deadlock_with_its_cycle() {
+    let m = expect("deadlock", |go| {
+        let (a, b) = (go.mutex("A"), go.mutex("B"));
+        let (a2, b2) = (a.clone(), b.clone());
+        go.go("t1", move |go| {
+            let _f = go.func("t1.body");
+            a2.lock();
+            b2.lock();
+            b2.unlock();
+            a2.unlock();
+        });
+        b.lock();
+        a.lock();
+        a.unlock();
+        b.unlock();
+    });
+    assert!(m.contains("main, t1 wait for each other in a cycle"), "{m}");
+    assert!(
+        m.contains("t1 in t1.body waits for lock B, held by main"),
+        "{m}"
+    );
+    assert!(m.contains("main waits for lock A, held by t1"), "{m}");
+}
+
+#[test]
+fn a_waiting_writer_blocks_new_readers_so_a_recursive_read_lock_deadlocks() {
+    let m = expect("deadlock", |go| {
+        let rw = go.rwmutex("rw");
+        let r2 = rw.clone();
+        let started = go.chan::<()>("started", 0);
+        let s2 = started.clone();
+        go.go("writer", move |_| {
+            s2.recv();
+            r2.lock();
+            r2.unlock();
+        });
+        rw.rlock();
+        started.send(());
+        // The writer may now be waiting: Go lets no new reader in, this one included.
+        rw.rlock();
+        rw.runlock();
+        rw.runlock();
+    });
+    assert!(
+        m.contains("writer waits for lock rw (write), held by main (took it for reading"),
+        "{m}"
+    );
+    assert!(
+        m.contains("main waits for lock rw (read), held by writer (a writer waiting for it"),
+        "{m}"
+    );
+    // Without the second read lock there is no deadlock.
+    expect("pass", |go| {
+        let rw = go.rwmutex("rw");
+        let r2 = rw.clone();
+        go.go("writer", move |_| {
+            r2.lock();
+            r2.unlock();
+        });
+        rw.rlock();
+        rw.runlock();
+    });
+}
+
+#[test]
+fn readers_share_and_exclude_writers() {
+    expect("pass", |go| {
+        let rw = go.rwmutex("rw");
+        let inside = stalemate::go::Data::new((0, 0)); // (readers, writers) inside
+        for i in 0..2 {
+            let (rw, inside, g) = (rw.clone(), inside.clone(), go.clone());
+            go.go(&format!("reader{i}"), move |_| {
+                rw.rlock();
+                let w = inside.with(|x| {
+                    x.0 += 1;
+                    x.1
+                });
+                g.check("exclusion", w == 0, || {
+                    "a reader inside with a writer".into()
+                });
+                inside.with(|x| x.0 -= 1);
+                rw.runlock();
+            });
+        }
+        rw.lock();
+        let r = inside.with(|x| {
+            x.1 += 1;
+            x.0
+        });
+        go.check("exclusion", r == 0, || {
+            format!("{r} readers inside with the writer")
+        });
+        inside.with(|x| x.1 -= 1);
+        rw.unlock();
+    });
+}
+
+#[test]
+fn waitgroup_and_once() {
+    expect("pass", |go| {
+        let wg = go.waitgroup("wg");
+        let once = go.once("once");
+        let runs = stalemate::go::Data::new(0);
+        wg.add(2);
+        for i in 0..2 {
+            let (wg, once, runs) = (wg.clone(), once.clone(), runs.clone());
+            go.go(&format!("w{i}"), move |_| {
+                once.run(|| runs.with(|r| *r += 1));
+                wg.done();
+            });
+        }
+        wg.wait();
+        let n = runs.get();
+        go.check("once", n == 1, || format!("ran {n} times"));
+    });
+    expect("fault:negative-waitgroup-counter", |go| {
+        go.waitgroup("wg").done()
+    });
+}
+
+#[test]
+fn select_takes_a_ready_case_or_the_default() {
+    expect("pass", |go| {
+        let (a, b) = (go.chan::<u8>("a", 1), go.chan::<u8>("b", 1));
+        let mut f = go.select().recv(&a).recv(&b).default().wait();
+        go.check("default", f.index.is_none(), || {
+            "a case fired on empty channels".into()
+        });
+        b.send(9);
+        f = go.select().recv(&a).recv(&b).wait();
+        let v = f.take::<u8>();
+        go.check("ready", f.index == Some(1) && v == Some(9), || {
+            format!("{:?} {v:?}", f.index)
+        });
+        go.check(
+            "try",
+            a.try_recv() == TryRecv::Empty && a.try_send(1) && !a.try_send(2),
+            || "try".into(),
+        );
+    });
+    // A blocked select is completed by whichever channel gets a value.
+    expect("pass", |go| {
+        let (a, b) = (go.chan::<u8>("a", 0), go.chan::<u8>("b", 0));
+        let b2 = b.clone();
+        go.go("sender", move |_| b2.send(5));
+        let mut f = go.select().recv(&a).recv(&b).wait();
+        let v = f.take::<u8>();
+        go.check("b fired", f.index == Some(1) && v == Some(5), || {
+            format!("{:?} {v:?}", f.index)
+        });
+    });
+}
+
+#[test]
+fn timers_fire_as_scheduling_choices() {
+    expect("pass", |go| {
+        let t = go.after("timeout");
+        t.recv();
+    });
+    // A ticker's ticks are dropped when nobody takes them, as in Go, so a receiver
+    // that waits for more ticks than can arrive is stuck.
+    let m = expect("leak", |go| {
+        let t = go.ticker("tick", 1);
+        let c = t.c.clone();
+        go.go("consumer", move |_| {
+            c.recv();
+            c.recv();
+        });
+    });
+    assert!(
+        m.contains("consumer waits for receive from channel tick (empty)"),
+        "{m}"
+    );
+}
+
+#[test]
+fn a_goroutine_blocked_after_main_returns_is_a_leak_not_a_deadlock() {
+    let m = expect("leak", |go| {
+        let c = go.chan::<u8>("never", 0);
+        go.go("stuck", move |_| {
+            c.recv();
+        });
+    });
+    assert!(
+        m.contains("main has returned, and stuck stay blocked forever"),
+        "{m}"
+    );
+}
+
+#[test]
+fn a_model_panic_is_a_crash_and_a_busy_loop_hits_the_step_bound() {
+    let m = expect("crash", |_| panic!("model bug"));
+    assert!(m.contains("goroutine main panicked: model bug"), "{m}");
+    expect("violation:step-bound", |go| {
+        let c = go.chan::<u8>("c", 1);
+        loop {
+            c.try_send(1);
+            c.try_recv();
+        }
+    });
+}
