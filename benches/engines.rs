@@ -1,0 +1,162 @@
+//! Detection speed, proof time and overhead. `cargo bench --bench engines`.
+//!
+//! - cacher-2015 buggy: time to the first deadlock under shuttle random and PCT, over
+//!   a fixed set of seeds (the schedules each seed needs are printed once);
+//! - cacher-2015 fixed: time for loom to prove it (no preemption bound, events=0);
+//! - overhead: one small two-lock model written directly on shuttle's std-like types
+//!   and the same through stalemate's Go primitives, schedules per second side by side.
+
+use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use stalemate::explore::{Bounds, Engine, ModelFn, explore};
+use stalemate::models;
+use std::sync::Arc;
+use std::time::Duration;
+
+const SEEDS: [u64; 8] = [1, 2, 3, 4, 5, 6, 7, 8];
+
+fn bounds(n: u64) -> Bounds {
+    Bounds {
+        max_executions: n,
+        max_steps: 10_000,
+        time_limit: Duration::from_secs(600),
+    }
+}
+
+fn model(name: &str, variant: &str, params: &[(&'static str, i64)]) -> ModelFn {
+    let m = models::find(name).expect("model");
+    (m.build)(variant, &m.params(params))
+}
+
+/// Schedules until the first violation, or panics if none within 100,000.
+fn first_violation(engine: &Engine, m: &ModelFn) -> u64 {
+    let o = explore(engine, &bounds(100_000), m.clone(), None).expect("explore");
+    assert!(o.finding.is_some(), "{} found nothing", engine.describe());
+    o.explored.executions
+}
+
+/// Detection: time and schedules to the first violation, per engine, for each buggy
+/// scenario's model (`name`, parameters).
+pub fn detection(c: &mut Criterion, group: &str, m: ModelFn) {
+    let engines: [(&str, fn(u64) -> Engine); 2] = [
+        ("shuttle-random", |seed| Engine::Random { seed }),
+        ("shuttle-pct", |seed| Engine::Pct { seed, depth: 3 }),
+    ];
+    let mut g = c.benchmark_group(group);
+    g.sample_size(10);
+    for (name, make) in engines {
+        let counts: Vec<u64> = SEEDS
+            .iter()
+            .map(|&s| first_violation(&make(s), &m))
+            .collect();
+        eprintln!(
+            "{group}/{name}: schedules to the first violation for seeds {SEEDS:?}: {counts:?}"
+        );
+        g.bench_function(
+            format!("{name}/first-violation/{}-seeds", SEEDS.len()),
+            |b| {
+                b.iter(|| {
+                    SEEDS
+                        .iter()
+                        .map(|&s| first_violation(&make(s), &m))
+                        .sum::<u64>()
+                })
+            },
+        );
+    }
+    let loom = Engine::Loom {
+        preemption_bound: None,
+        max_branches: 10_000,
+    };
+    eprintln!(
+        "{group}/loom: executions to the first violation: {}",
+        first_violation(&loom, &m)
+    );
+    g.bench_function("loom/first-violation", |b| {
+        b.iter(|| first_violation(&loom, &m))
+    });
+    g.finish();
+}
+
+/// Proof: time for loom with no bound to explore every interleaving.
+pub fn proof(c: &mut Criterion, group: &str, m: ModelFn) {
+    let loom = Engine::Loom {
+        preemption_bound: None,
+        max_branches: 10_000,
+    };
+    let o = explore(&loom, &bounds(10_000_000), m.clone(), None).expect("explore");
+    assert!(o.finding.is_none() && o.explored.stop == stalemate::Stop::Exhausted);
+    eprintln!(
+        "{group}: loom proof explores {} executions",
+        o.explored.executions
+    );
+    let mut g = c.benchmark_group(group);
+    g.sample_size(10).measurement_time(Duration::from_secs(30));
+    g.bench_function("loom/proof", |b| {
+        b.iter(|| explore(&loom, &bounds(10_000_000), m.clone(), None).unwrap())
+    });
+    g.finish();
+}
+
+fn cacher_2015(c: &mut Criterion) {
+    detection(c, "cacher-2015-buggy", model("cacher-2015", "buggy", &[]));
+    proof(
+        c,
+        "cacher-2015-fixed",
+        model("cacher-2015", "fixed", &[("events", 0)]),
+    );
+}
+
+const SCHEDULES: u64 = 2_000;
+
+/// Two threads take A then B (no deadlock), directly on shuttle.
+fn shuttle_direct() {
+    use shuttle::sync::Mutex;
+    let config = shuttle::Config::new();
+    let sched = shuttle::scheduler::RandomScheduler::new_from_seed(1, SCHEDULES as usize);
+    shuttle::Runner::new(sched, config).run(|| {
+        let a = Arc::new(Mutex::new(0));
+        let b = Arc::new(Mutex::new(0));
+        let (a2, b2) = (a.clone(), b.clone());
+        let t = shuttle::thread::spawn(move || {
+            let _x = a2.lock().unwrap();
+            let _y = b2.lock().unwrap();
+        });
+        {
+            let _x = a.lock().unwrap();
+            let _y = b.lock().unwrap();
+        }
+        t.join().unwrap();
+    });
+}
+
+/// The same through stalemate's Go primitives.
+fn through_stalemate() {
+    let m: ModelFn = Arc::new(|go: &stalemate::go::Go| {
+        let (a, b) = (go.mutex("A"), go.mutex("B"));
+        let (a2, b2) = (a.clone(), b.clone());
+        go.go("t", move |_| {
+            a2.lock();
+            b2.lock();
+            b2.unlock();
+            a2.unlock();
+        });
+        a.lock();
+        b.lock();
+        b.unlock();
+        a.unlock();
+    });
+    let o = explore(&Engine::Random { seed: 1 }, &bounds(SCHEDULES), m, None).unwrap();
+    assert!(o.finding.is_none());
+}
+
+fn overhead(c: &mut Criterion) {
+    let mut g = c.benchmark_group("overhead-two-locks");
+    g.sample_size(10);
+    g.throughput(Throughput::Elements(SCHEDULES));
+    g.bench_function("shuttle-direct", |b| b.iter(shuttle_direct));
+    g.bench_function("stalemate", |b| b.iter(through_stalemate));
+    g.finish();
+}
+
+criterion_group!(benches, cacher_2015, overhead);
+criterion_main!(benches);
