@@ -37,7 +37,8 @@ fn first_violation(engine: &Engine, m: &ModelFn) -> u64 {
 /// Detection: time and schedules to the first violation, per engine, for each buggy
 /// scenario's model (`name`, parameters).
 pub fn detection(c: &mut Criterion, group: &str, m: ModelFn) {
-    let engines: [(&str, fn(u64) -> Engine); 2] = [
+    type MakeEngine = fn(u64) -> Engine;
+    let engines: [(&str, MakeEngine); 2] = [
         ("shuttle-random", |seed| Engine::Random { seed }),
         ("shuttle-pct", |seed| Engine::Pct { seed, depth: 3 }),
     ];
