@@ -74,6 +74,8 @@ pub struct Bounds {
     pub max_steps: usize,
     /// Wall-clock budget for the whole exploration; checked between executions.
     pub time_limit: Duration,
+    /// Report unordered accesses to plain variables (`go.var`) as `data-race`.
+    pub check_races: bool,
 }
 
 /// A violating execution.
@@ -123,7 +125,7 @@ pub fn explore(
         Engine::Loom { .. } => Kind::Loom,
         _ => Kind::Shuttle,
     };
-    let (s, max_steps) = (slot.clone(), bounds.max_steps);
+    let (s, max_steps, check_races) = (slot.clone(), bounds.max_steps, bounds.check_races);
     let body: engine::Body = Arc::new(move |i| {
         if let Some(p) = &progress {
             p.fetch_add(1, Relaxed);
@@ -133,6 +135,7 @@ pub fn explore(
             &model,
             Options {
                 max_steps,
+                check_races,
                 replay: None,
             },
         );
@@ -182,7 +185,8 @@ pub fn explore(
 /// Runs the model once, forcing the given schedule (one goroutine per step). The
 /// result is the same execution the schedule was recorded from, or a `diverged`
 /// violation saying where the model stopped following it.
-pub fn replay(model: ModelFn, schedule: Vec<Gid>, max_steps: usize) -> Result<Finding, String> {
+pub fn replay(model: ModelFn, schedule: Vec<Gid>, bounds: &Bounds) -> Result<Finding, String> {
+    let (max_steps, check_races) = (bounds.max_steps, bounds.check_races);
     engine::init();
     let slot: Arc<Mutex<Option<Execution>>> = Arc::new(Mutex::new(None));
     let s = slot.clone();
@@ -192,6 +196,7 @@ pub fn replay(model: ModelFn, schedule: Vec<Gid>, max_steps: usize) -> Result<Fi
             &model,
             Options {
                 max_steps,
+                check_races,
                 replay: Some(schedule.clone()),
             },
         );

@@ -15,6 +15,8 @@ pub enum Property {
     Leak,
     /// A Go runtime fault.
     Fault(Fault),
+    /// Two accesses to a plain variable, one a write, with no happens-before between them.
+    DataRace,
     /// A property the model checks itself (`ordered-delivery`, `no-lost-events`, ...).
     Model(String),
     /// Model code panicked: a bug in the model, not a finding.
@@ -32,6 +34,7 @@ impl Property {
             Property::Deadlock => "deadlock".into(),
             Property::Leak => "leak".into(),
             Property::Fault(f) => format!("fault:{}", f.key()),
+            Property::DataRace => "data-race".into(),
             Property::Model(p) => format!("violation:{p}"),
             Property::Crash => "crash".into(),
             Property::StepBound => "violation:step-bound".into(),
@@ -48,6 +51,9 @@ impl Property {
             }
             Property::Fault(f) => {
                 format!("the Go runtime would stop the program: {}", f.go_message())
+            }
+            Property::DataRace => {
+                "two goroutines access a plain variable, one writing, with nothing ordering them (Go's race detector would report it)".into()
             }
             Property::Model(p) => format!("the model's property {p} does not hold"),
             Property::Crash => "the model itself panicked".into(),

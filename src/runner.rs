@@ -214,7 +214,7 @@ pub fn replay(s: &Scenario, token: &str) -> Result<Replayed, String> {
         ));
     }
     let model = (s.model.build)(&s.variant, &s.params);
-    let mut f = explore::replay(model, t.steps.clone(), s.max_steps)?;
+    let mut f = explore::replay(model, t.steps.clone(), &s.bounds(&s.engines[t.engine - 1]))?;
     f.execution = t.execution;
     if f.run.violation.is_none() {
         f.run.violation = Some(crate::report::Violation::new(

@@ -14,6 +14,9 @@
 //! max_steps = 10000                   # per execution
 //! time_limit_secs = 600               # per engine
 //!
+//! [checks]                            # optional
+//! data_race = true                    # races on plain variables (`go.var`) are violations
+//!
 //! [[engine]]
 //! kind = "loom"                       # loom | shuttle-random | shuttle-pct | shuttle-dfs
 //! preemption_bound = 2                # loom; omit for no bound (a proof)
@@ -69,11 +72,14 @@ pub struct Scenario {
     pub engines: Vec<EngineSpec>,
     pub max_steps: usize,
     pub time_limit: Duration,
+    /// `[checks] data_race`: report races on plain variables (default true).
+    pub check_races: bool,
 }
 
 impl Scenario {
     pub fn bounds(&self, spec: &EngineSpec) -> Bounds {
         Bounds {
+            check_races: self.check_races,
             max_executions: spec.iterations,
             max_steps: self.max_steps,
             time_limit: self.time_limit,
@@ -187,6 +193,7 @@ struct RawScenario {
     #[serde(default)]
     params: BTreeMap<Spanned<String>, Spanned<toml::Value>>,
     bounds: Option<RawBounds>,
+    checks: Option<RawChecks>,
     engine: Option<Spanned<Vec<Spanned<RawEngine>>>>,
 }
 
@@ -195,6 +202,12 @@ struct RawScenario {
 struct RawBounds {
     max_steps: Option<Spanned<i64>>,
     time_limit_secs: Option<Spanned<i64>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawChecks {
+    data_race: Option<bool>,
 }
 
 #[derive(Deserialize)]
@@ -357,12 +370,18 @@ pub fn parse(path: &str, text: &str) -> Result<Scenario, ScenarioError> {
         engines,
         max_steps,
         time_limit,
+        check_races: raw.checks.and_then(|c| c.data_race).unwrap_or(true),
     })
 }
 
 /// Every `expect` value a model accepts.
 pub fn expect_values(model: &Model) -> Vec<String> {
-    let mut v: Vec<String> = vec!["pass".into(), "deadlock".into(), "leak".into()];
+    let mut v: Vec<String> = vec![
+        "pass".into(),
+        "deadlock".into(),
+        "leak".into(),
+        "data-race".into(),
+    ];
     v.extend(Fault::ALL.iter().map(|f| format!("fault:{}", f.key())));
     v.extend(
         model

@@ -20,6 +20,7 @@ fn engines() -> Vec<Engine> {
 
 fn bounds() -> Bounds {
     Bounds {
+        check_races: true,
         max_executions: 20_000,
         max_steps: 200,
         time_limit: Duration::from_secs(60),
@@ -372,4 +373,108 @@ fn a_model_panic_is_a_crash_and_a_busy_loop_hits_the_step_bound() {
             c.try_recv();
         }
     });
+}
+
+#[test]
+fn unordered_accesses_to_a_plain_variable_are_a_data_race() {
+    let m = expect("data-race", |go| {
+        let v = go.var("started", false);
+        let v2 = v.clone();
+        go.go("writer", move |go| {
+            let _f = go.func("run");
+            v2.set(true);
+        });
+        let _f = go.func("distribute");
+        v.get();
+    });
+    assert!(m.contains("nothing orders the two"), "{m}");
+    assert!(m.contains("in run") && m.contains("in distribute"), "{m}");
+}
+
+#[test]
+fn locks_channels_go_statements_and_waitgroups_order_accesses() {
+    // Under the same mutex.
+    expect("pass", |go| {
+        let (v, mu) = (go.var("x", 0), go.mutex("mu"));
+        let (v2, mu2) = (v.clone(), mu.clone());
+        go.go("w", move |_| {
+            mu2.lock();
+            v2.set(1);
+            mu2.unlock();
+        });
+        mu.lock();
+        v.get();
+        mu.unlock();
+    });
+    // Written before a send, read after the receive.
+    expect("pass", |go| {
+        let (v, c) = (go.var("x", 0), go.chan::<()>("c", 0));
+        let (v2, c2) = (v.clone(), c.clone());
+        go.go("w", move |_| {
+            v2.set(1);
+            c2.send(());
+        });
+        c.recv();
+        v.get();
+    });
+    // Written before `go`, read by the new goroutine; written by a goroutine before
+    // Done, read after Wait.
+    expect("pass", |go| {
+        let v = go.var("x", 0);
+        v.set(1);
+        let wg = go.waitgroup("wg");
+        wg.add(1);
+        let (v2, wg2) = (v.clone(), wg.clone());
+        go.go("r", move |_| {
+            v2.get();
+            v2.set(2);
+            wg2.done();
+        });
+        wg.wait();
+        v.get();
+    });
+}
+
+#[test]
+fn race_checking_can_be_turned_off() {
+    let model: ModelFn = Arc::new(|go: &Go| {
+        let v = go.var("x", 0);
+        let v2 = v.clone();
+        go.go("w", move |_| v2.set(1));
+        v.get();
+    });
+    let b = Bounds {
+        check_races: false,
+        ..bounds()
+    };
+    for e in engines() {
+        assert!(
+            explore(&e, &b, model.clone(), None)
+                .unwrap()
+                .finding
+                .is_none()
+        );
+    }
+}
+
+#[test]
+fn too_many_goroutines_for_loom_is_a_clear_error() {
+    let model: ModelFn = Arc::new(|go: &Go| {
+        for i in 0..5 {
+            go.go(&format!("g{i}"), |_| {});
+        }
+    });
+    let e = Engine::Loom {
+        preemption_bound: None,
+        max_branches: 10_000,
+    };
+    let o = explore(&e, &bounds(), model, None).unwrap();
+    let v = o.finding.expect("a crash").violation().clone();
+    assert_eq!(v.property.key(), "crash");
+    assert!(
+        v.message
+            .contains("loom runs at most 5 threads per execution, main included"),
+        "{}",
+        v.message
+    );
 }

@@ -10,6 +10,9 @@ pub(crate) mod shuttle_engine;
 
 use std::sync::atomic::Ordering::SeqCst;
 
+/// loom's limit on threads per execution, main included (`loom::MAX_THREADS`).
+pub(crate) const LOOM_MAX_THREADS: usize = loom::MAX_THREADS;
+
 /// Which scheduler runs the current execution.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Kind {

@@ -90,7 +90,7 @@ impl<T: Send + 'static> Chan<T> {
     /// `close(ch)`
     pub fn close(&self) {
         let o = &self.o;
-        o.w.op(&[&o.point], |st, me| {
+        o.w.op(&[o], |st, me| {
             let name = st.oname(o.id).to_string();
             let c = chan(st, o.id);
             if c.closed {
@@ -230,8 +230,8 @@ fn describe(st: &State, cases: &[Case<'_>], default: bool) -> String {
 
 fn run(cases: &[Case<'_>], default: bool) -> Fired {
     let w = &cases[0].o.w;
-    let points: Vec<_> = cases.iter().map(|c| &c.o.point).collect();
-    let (index, value) = w.op(&points, |st, me| {
+    let objs: Vec<&Obj> = cases.iter().map(|c| c.o).collect();
+    let (index, value) = w.op(&objs, |st, me| {
         let what = describe(st, cases, default);
         if let Some(f) = st.gors[me].fault.take() {
             return Attempt::Fault(f, format!("{what}: the channel was closed while it waited"));
@@ -336,6 +336,7 @@ fn run(cases: &[Case<'_>], default: bool) -> Fired {
                     chan(st, id).sendq.push_back((me, i));
                     let v = slot.lock().unwrap().take().expect("send value");
                     st.gors[me].offers.push((i, v));
+                    st.release(me, id);
                 }
                 None => chan(st, id).recvq.push_back((me, i)),
             }

@@ -7,13 +7,14 @@
 mod chan;
 mod sync;
 mod time;
+mod var;
 
 pub use chan::{Chan, Fired, Select, TryRecv};
 pub use sync::{Mutex, Once, RwMutex, WaitGroup};
 pub use time::Ticker;
+pub use var::Var;
 
-use crate::engine::Point;
-use crate::world::{Oid, World};
+use crate::world::World;
 use std::sync::Arc;
 
 /// The handle a model's goroutines use to reach the runtime.
@@ -22,12 +23,7 @@ pub struct Go {
     pub(crate) w: Arc<World>,
 }
 
-/// A primitive's identity: its world, its object, its engine point.
-pub(crate) struct Obj {
-    pub(crate) w: Arc<World>,
-    pub(crate) id: Oid,
-    pub(crate) point: Point,
-}
+pub(crate) use crate::world::Obj;
 
 impl Go {
     pub(crate) fn obj(&self, name: &str, kind: crate::world::ObjKind) -> Arc<Obj> {

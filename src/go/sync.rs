@@ -31,7 +31,7 @@ impl Go {
 impl Mutex {
     pub fn lock(&self) {
         let o = &self.0;
-        o.w.op(&[&o.point], |st, me| {
+        o.w.op(&[o], |st, me| {
             let h = holder(st, me);
             let name = st.oname(o.id).to_string();
             let obj = &mut st.objs[o.id];
@@ -55,7 +55,7 @@ impl Mutex {
 
     pub fn unlock(&self) {
         let o = &self.0;
-        o.w.op(&[&o.point], |st, _| {
+        o.w.op(&[o], |st, _| {
             let name = st.oname(o.id).to_string();
             let ObjKind::Mutex { holder } = &mut st.objs[o.id].kind else {
                 unreachable!()
@@ -93,7 +93,7 @@ impl Go {
 impl RwMutex {
     pub fn rlock(&self) {
         let o = &self.0;
-        o.w.op(&[&o.point], |st, me| {
+        o.w.op(&[o], |st, me| {
             let name = st.oname(o.id).to_string();
             if std::mem::take(&mut st.gors[me].granted) {
                 return Attempt::Done(
@@ -127,7 +127,7 @@ impl RwMutex {
 
     pub fn runlock(&self) {
         let o = &self.0;
-        o.w.op(&[&o.point], |st, me| {
+        o.w.op(&[o], |st, me| {
             let name = st.oname(o.id).to_string();
             let ObjKind::RwMutex {
                 pending, readers, ..
@@ -154,7 +154,7 @@ impl RwMutex {
 
     pub fn lock(&self) {
         let o = &self.0;
-        o.w.op(&[&o.point], |st, me| {
+        o.w.op(&[o], |st, me| {
             let name = st.oname(o.id).to_string();
             let h = holder(st, me);
             let obj = &mut st.objs[o.id];
@@ -198,7 +198,7 @@ impl RwMutex {
 
     pub fn unlock(&self) {
         let o = &self.0;
-        o.w.op(&[&o.point], |st, _| {
+        o.w.op(&[o], |st, _| {
             let name = st.oname(o.id).to_string();
             let step = st.trace.len();
             let ObjKind::RwMutex { writer, .. } = &mut st.objs[o.id].kind else {
@@ -246,7 +246,7 @@ impl Go {
 impl WaitGroup {
     pub fn add(&self, n: i64) {
         let o = &self.0;
-        o.w.op(&[&o.point], |st, _| {
+        o.w.op(&[o], |st, _| {
             let name = st.oname(o.id).to_string();
             let ObjKind::WaitGroup { count } = &mut st.objs[o.id].kind else {
                 unreachable!()
@@ -277,7 +277,7 @@ impl WaitGroup {
 
     pub fn wait(&self) {
         let o = &self.0;
-        o.w.op(&[&o.point], |st, me| {
+        o.w.op(&[o], |st, me| {
             let name = st.oname(o.id).to_string();
             let obj = &mut st.objs[o.id];
             let ObjKind::WaitGroup { count } = &obj.kind else {
@@ -311,7 +311,7 @@ impl Go {
 impl Once {
     pub fn run(&self, f: impl FnOnce()) {
         let o = &self.0;
-        let first = o.w.op(&[&o.point], |st, me| {
+        let first = o.w.op(&[o], |st, me| {
             let name = st.oname(o.id).to_string();
             let obj = &mut st.objs[o.id];
             let ObjKind::Once { state } = &mut obj.kind else {
@@ -332,7 +332,7 @@ impl Once {
         });
         if first {
             f();
-            o.w.op(&[&o.point], |st, _| {
+            o.w.op(&[o], |st, _| {
                 let name = st.oname(o.id).to_string();
                 let ObjKind::Once { state } = &mut st.objs[o.id].kind else {
                     unreachable!()

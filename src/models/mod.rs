@@ -2,6 +2,7 @@
 //! skeleton; it knows the Go primitives and nothing of engines.
 
 mod cacher_2015;
+mod informer;
 
 use crate::explore::ModelFn;
 use std::collections::BTreeMap;
@@ -76,7 +77,7 @@ impl Model {
     }
 }
 
-pub static ALL: &[&Model] = &[&cacher_2015::MODEL];
+pub static ALL: &[&Model] = &[&cacher_2015::MODEL, &informer::MODEL];
 
 pub fn find(name: &str) -> Option<&'static Model> {
     ALL.iter().copied().find(|m| m.name == name)

@@ -155,8 +155,10 @@ fn line(st: &State, g: Gid) -> String {
             let es = edges(st, g);
             let by = if es.is_empty() {
                 match w {
-                    Wait::Chan(_) => {
-                        ", and no goroutine that could complete it is left".to_string()
+                    Wait::Chan(cases) => {
+                        let sends = cases.iter().all(|c| c.1 == Dir::Send);
+                        let peer = if sends { "received from" } else { "sent on" };
+                        format!(", and no live goroutine has ever {peer} it")
                     }
                     _ => String::new(),
                 }
@@ -222,7 +224,7 @@ pub(super) fn analyze(st: &State) -> Violation {
     let mut v = if main_blocked {
         Violation::new(
             Property::Deadlock,
-            "all goroutines are asleep (main among them), with no cycle".into(),
+            "all goroutines are asleep, main among them, with no cycle (Go: fatal error: all goroutines are asleep - deadlock!)".into(),
         )
     } else {
         let names: Vec<&str> = stuck

@@ -36,6 +36,8 @@ pub(crate) enum Attempt<R> {
 
 pub(crate) struct Options {
     pub max_steps: usize,
+    /// Report unordered accesses to plain variables as `data-race`.
+    pub check_races: bool,
     /// Replay: the goroutine that takes each step, in order.
     pub replay: Option<Vec<Gid>>,
 }
@@ -45,6 +47,13 @@ pub(crate) struct Execution {
     pub violation: Option<Violation>,
     pub steps: Vec<Step>,
     pub names: Vec<String>,
+}
+
+/// A primitive's identity: its world, its object, its engine point.
+pub(crate) struct Obj {
+    pub(crate) w: Arc<World>,
+    pub(crate) id: Oid,
+    pub(crate) point: Point,
 }
 
 pub(crate) struct World {
@@ -89,9 +98,11 @@ impl World {
 
     /// Runs one operation: wait for the turn (replay), touch the points, then attempt
     /// until done, blocking between attempts.
+    /// A completed operation synchronises the goroutine with each object it names
+    /// (happens-before, for the race detector).
     pub(crate) fn op<R>(
         &self,
-        points: &[&Point],
+        objs: &[&Obj],
         mut attempt: impl FnMut(&mut State, Gid) -> Attempt<R>,
     ) -> R {
         let me = self.me();
@@ -99,8 +110,8 @@ impl World {
             if !self.await_turn(me) {
                 unwind();
             }
-            for p in points {
-                p.touch();
+            for o in objs {
+                o.point.touch();
             }
             let mut st = self.lock();
             if st.aborted {
@@ -109,6 +120,9 @@ impl World {
             }
             match attempt(&mut st, me) {
                 Attempt::Done(r, text) => {
+                    for o in objs {
+                        st.sync(me, o.id);
+                    }
                     st.record(me, text);
                     let aborted = st.aborted;
                     self.release(st);
@@ -149,6 +163,14 @@ impl World {
             Property::Model(property.to_string()),
             message,
         ));
+        self.release(st);
+        unwind();
+    }
+
+    /// Fails the execution with a violation found by the step just recorded.
+    pub(crate) fn fail_with(&self, v: Violation) -> ! {
+        let mut st = self.lock();
+        st.fail(v);
         self.release(st);
         unwind();
     }
@@ -200,9 +222,16 @@ impl World {
 
     /// Starts a goroutine.
     pub(crate) fn go(self: &Arc<Self>, name: &str, f: Box<dyn FnOnce() + Send>) {
-        let child = self.op(&[], |st, _| {
-            st.gors.push(Gor::new(name));
-            Attempt::Done(st.gors.len() - 1, format!("go {name}"))
+        if self.kind == Kind::Loom && self.lock().gors.len() >= engine::LOOM_MAX_THREADS {
+            let msg = format!(
+                "loom runs at most {} threads per execution, main included, and this model starts another ({name}); run it with fewer goroutines under loom, or under shuttle",
+                engine::LOOM_MAX_THREADS
+            );
+            self.fail_with(Violation::new(Property::Crash, msg));
+        }
+        let child = self.op(&[], |st, me| {
+            let g = st.spawn(name, Some(me));
+            Attempt::Done(g, format!("go {name}"))
         });
         let w = self.clone();
         let join = engine::spawn(self.kind, move || w.run_goroutine(child, f));
@@ -258,7 +287,7 @@ impl World {
     pub(crate) fn run_root(self: &Arc<Self>, f: impl FnOnce()) -> Execution {
         {
             let mut st = self.lock();
-            st.gors.push(Gor::new("main"));
+            st.spawn("main", None);
         }
         self.register(0);
         let clean = self.guard(0, f);

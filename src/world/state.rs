@@ -141,6 +141,24 @@ pub(crate) enum ObjKind {
     Once {
         state: OnceState,
     },
+    /// A plain shared variable: accesses are checked for data races.
+    Var(VarState),
+}
+
+/// One access to a plain variable: who, at which of its epochs, at which step, where.
+#[derive(Clone, Debug)]
+pub(crate) struct Access {
+    pub gid: Gid,
+    pub epoch: u32,
+    pub step: usize,
+    pub func: &'static str,
+}
+
+#[derive(Default)]
+pub(crate) struct VarState {
+    pub last_write: Option<Access>,
+    /// Reads since the last write.
+    pub reads: Vec<Access>,
 }
 
 pub(crate) struct Obj {
@@ -148,6 +166,8 @@ pub(crate) struct Obj {
     /// Goroutines to wake when the object changes (all but channels).
     pub waiters: Vec<Gid>,
     pub kind: ObjKind,
+    /// What its last releases knew (vector clock), for happens-before.
+    pub vc: Vec<u32>,
 }
 
 pub(crate) struct Gor {
@@ -166,10 +186,12 @@ pub(crate) struct Gor {
     pub fault: Option<Fault>,
     /// Values offered by the send cases of a blocked send or select.
     pub offers: Vec<(usize, Val)>,
+    /// Vector clock: what this goroutine has seen of each goroutine's epochs.
+    pub vc: Vec<u32>,
 }
 
 impl Gor {
-    pub(crate) fn new(name: &str) -> Gor {
+    pub(crate) fn new(name: &str, vc: Vec<u32>) -> Gor {
         Gor {
             name: name.to_string(),
             key: None,
@@ -181,6 +203,7 @@ impl Gor {
             granted: false,
             fault: None,
             offers: Vec::new(),
+            vc,
         }
     }
 
@@ -204,6 +227,7 @@ pub(crate) struct State {
     pub violation: Option<Violation>,
     pub aborted: bool,
     pub max_steps: usize,
+    pub check_races: bool,
     pub replay: Option<Vec<Gid>>,
     pub to_unpark: Vec<Thread>,
     pub joins: Vec<Join>,
@@ -218,6 +242,7 @@ impl State {
             violation: None,
             aborted: false,
             max_steps: opts.max_steps,
+            check_races: opts.check_races,
             replay: opts.replay,
             to_unpark: Vec::new(),
             joins: Vec::new(),
@@ -229,8 +254,67 @@ impl State {
             name: name.to_string(),
             waiters: Vec::new(),
             kind,
+            vc: Vec::new(),
         });
         self.objs.len() - 1
+    }
+
+    /// Starts goroutine `name` as a child of `parent` (none for main): the child has
+    /// seen all its parent had; the parent moves to a new epoch.
+    pub(crate) fn spawn(&mut self, name: &str, parent: Option<Gid>) -> Gid {
+        let g = self.gors.len();
+        let mut vc = parent.map(|p| self.gors[p].vc.clone()).unwrap_or_default();
+        vc.resize(g + 1, 0);
+        vc[g] = 1;
+        self.gors.push(Gor::new(name, vc));
+        if let Some(p) = parent {
+            self.gors[p].vc[p] += 1;
+        }
+        g
+    }
+
+    /// A completed operation on a synchronising object: the goroutine learns all the
+    /// object's releases knew, the object learns all it knows (acquire and release;
+    /// coarser than Go's memory model, so it may miss a race, never invent one).
+    pub(crate) fn sync(&mut self, g: Gid, o: Oid) {
+        if matches!(self.objs[o].kind, ObjKind::Var(_)) {
+            return;
+        }
+        let n = self.gors.len();
+        let ov = &mut self.objs[o].vc;
+        ov.resize(n, 0);
+        let gv = &mut self.gors[g].vc;
+        gv.resize(n, 0);
+        for i in 0..n {
+            let m = gv[i].max(ov[i]);
+            gv[i] = m;
+            ov[i] = m;
+        }
+        gv[g] += 1;
+    }
+
+    /// Release only: a blocked sender's offer carries what it knows to its receiver.
+    pub(crate) fn release(&mut self, g: Gid, o: Oid) {
+        let gv = &self.gors[g].vc;
+        let ov = &mut self.objs[o].vc;
+        ov.resize(gv.len().max(ov.len()), 0);
+        for (i, x) in gv.iter().enumerate() {
+            ov[i] = ov[i].max(*x);
+        }
+    }
+
+    /// Whether access `a` happens before goroutine `g`'s present.
+    pub(crate) fn happened_before(&self, a: &Access, g: Gid) -> bool {
+        a.gid == g || self.gors[g].vc.get(a.gid).copied().unwrap_or(0) >= a.epoch
+    }
+
+    pub(crate) fn access(&self, g: Gid) -> Access {
+        Access {
+            gid: g,
+            epoch: self.gors[g].vc[g],
+            step: self.trace.len(),
+            func: self.gors[g].func(),
+        }
     }
 
     pub(crate) fn name(&self, g: Gid) -> &str {
