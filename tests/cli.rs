@@ -141,7 +141,7 @@ fn bad_scenarios_say_file_line_column_and_what_is_allowed() {
             "expect",
             format!("{BASE}expect = \"livelock\"\n{engine}"),
             ":3:10: unknown expectation `livelock`",
-            "allowed: pass, deadlock, leak, fault:",
+            "allowed: pass, deadlock, leak, data-race, fault:",
         ),
         (
             "field",

@@ -3,6 +3,7 @@
 
 mod cacher_2015;
 mod informer;
+mod status_manager;
 
 use crate::explore::ModelFn;
 use std::collections::BTreeMap;
@@ -77,7 +78,11 @@ impl Model {
     }
 }
 
-pub static ALL: &[&Model] = &[&cacher_2015::MODEL, &informer::MODEL];
+pub static ALL: &[&Model] = &[
+    &cacher_2015::MODEL,
+    &informer::MODEL,
+    &status_manager::MODEL,
+];
 
 pub fn find(name: &str) -> Option<&'static Model> {
     ALL.iter().copied().find(|m| m.name == name)

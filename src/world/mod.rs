@@ -73,10 +73,17 @@ impl World {
         self.st.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    /// Drops the lock, then unparks whoever the step woke (unpark is an engine call).
-    pub(crate) fn release(&self, mut st: MutexGuard<'_, State>) {
-        let wake = std::mem::take(&mut st.to_unpark);
+    /// Drops the lock. Whoever the step woke is unparked at this goroutine's next
+    /// engine call (`flush`), not now: an unpark is a scheduling point, and the code a
+    /// goroutine runs between two steps must run right after the first of them, or it
+    /// would see other goroutines' later steps in one run and not in its replay.
+    pub(crate) fn release(&self, st: MutexGuard<'_, State>) {
         drop(st);
+    }
+
+    /// Unparks the goroutines earlier steps woke. Called before every engine call.
+    fn flush(&self) {
+        let wake = std::mem::take(&mut self.lock().to_unpark);
         for t in wake {
             t.unpark();
         }
@@ -110,6 +117,7 @@ impl World {
             if !self.await_turn(me) {
                 unwind();
             }
+            self.flush();
             for o in objs {
                 o.point.touch();
             }
@@ -216,6 +224,7 @@ impl World {
                 return;
             }
             drop(st);
+            self.flush();
             engine::park(self.kind);
         }
     }
@@ -234,6 +243,7 @@ impl World {
             Attempt::Done(g, format!("go {name}"))
         });
         let w = self.clone();
+        self.flush();
         let join = engine::spawn(self.kind, move || w.run_goroutine(child, f));
         self.lock().joins.push(join);
     }
@@ -247,7 +257,12 @@ impl World {
 
     fn run_goroutine(self: Arc<Self>, me: Gid, f: Box<dyn FnOnce() + Send>) {
         self.register(me);
-        let clean = self.guard(me, f);
+        // Starting is a step: the code before the goroutine's first operation then runs
+        // at a fixed place in the step order, in a run and in its replay alike.
+        let clean = self.guard(me, || {
+            self.op(&[], |_, _| Attempt::Done((), "starts".to_string()));
+            f()
+        });
         self.finish(me, clean);
     }
 
@@ -280,6 +295,7 @@ impl World {
         st.gors[me].status = Status::Done;
         st.check_stuck();
         self.release(st);
+        self.flush();
     }
 
     /// Runs the model's main goroutine, then waits for every other goroutine (goleak's
@@ -306,6 +322,7 @@ impl World {
             self.release(st);
             self.sleep(0);
         }
+        self.flush();
         let joins = std::mem::take(&mut self.lock().joins);
         for j in joins {
             j.join();
