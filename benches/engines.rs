@@ -3,6 +3,8 @@
 //! - cacher-2015 buggy: time to the first deadlock under shuttle random and PCT, over
 //!   a fixed set of seeds (the schedules each seed needs are printed once);
 //! - cacher-2015 fixed: time for loom to prove it (no preemption bound, events=0);
+//! - status-manager and informer-processor: the same for their deadlocks and fixes
+//!   (status-manager: unbounded, one update; informer: 3 preemptions, one event);
 //! - overhead: one small two-lock model written directly on shuttle's std-like types
 //!   and the same through stalemate's Go primitives, schedules per second side by side.
 
@@ -79,16 +81,16 @@ pub fn detection(c: &mut Criterion, group: &str, m: ModelFn) {
     g.finish();
 }
 
-/// Proof: time for loom with no bound to explore every interleaving.
-pub fn proof(c: &mut Criterion, group: &str, m: ModelFn) {
+/// Proof: time for loom to explore every interleaving (within `bound` preemptions).
+pub fn proof(c: &mut Criterion, group: &str, m: ModelFn, bound: Option<usize>) {
     let loom = Engine::Loom {
-        preemption_bound: None,
+        preemption_bound: bound,
         max_branches: 10_000,
     };
     let o = explore(&loom, &bounds(10_000_000), m.clone(), None).expect("explore");
     assert!(o.finding.is_none() && o.explored.stop == stalemate::Stop::Exhausted);
     eprintln!(
-        "{group}: loom proof explores {} executions",
+        "{group}: loom (bound {bound:?}) explores {} executions",
         o.explored.executions
     );
     let mut g = c.benchmark_group(group);
@@ -105,6 +107,47 @@ fn cacher_2015(c: &mut Criterion) {
         c,
         "cacher-2015-fixed",
         model("cacher-2015", "fixed", &[("events", 0)]),
+        None,
+    );
+}
+
+fn status_manager(c: &mut Criterion) {
+    let deadlock = [
+        ("updates", 3),
+        ("capacity", 1),
+        ("deleting", 1),
+        ("ticks", 0),
+    ];
+    detection(
+        c,
+        "status-manager-buggy",
+        model("status-manager", "buggy", &deadlock),
+    );
+    let one = [
+        ("updates", 1),
+        ("capacity", 1),
+        ("deleting", 1),
+        ("ticks", 0),
+    ];
+    proof(
+        c,
+        "status-manager-fixed",
+        model("status-manager", "fixed", &one),
+        None,
+    );
+}
+
+fn informer(c: &mut Criterion) {
+    detection(
+        c,
+        "informer-buggy",
+        model("informer-processor", "buggy", &[("events", 2)]),
+    );
+    proof(
+        c,
+        "informer-fixed",
+        model("informer-processor", "fixed", &[("events", 1)]),
+        Some(3),
     );
 }
 
@@ -160,5 +203,5 @@ fn overhead(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, cacher_2015, overhead);
+criterion_group!(benches, cacher_2015, status_manager, informer, overhead);
 criterion_main!(benches);
