@@ -1,7 +1,7 @@
 //! sync.Mutex, sync.RWMutex, sync.WaitGroup, sync.Once.
 
 use super::{Go, Obj};
-use crate::world::{Attempt, Fault, Gid, Holder, ObjKind, OnceState, State, Wait};
+use crate::world::{Attempt, Fault, Gid, Gor, Holder, ObjKind, OnceState, State, Wait};
 use std::sync::Arc;
 
 fn holder(st: &State, me: Gid) -> Holder {
@@ -9,6 +9,15 @@ fn holder(st: &State, me: Gid) -> Holder {
         gid: me,
         step: st.trace.len(),
         func: st.gors[me].func(),
+    }
+}
+
+/// Why an RWMutex keeps a goroutine out: its writer, or the writer waiting for it.
+fn blocker(gors: &[Gor], writer: &Option<Holder>, pending: &Option<Gid>, waiting: &str) -> String {
+    match (writer, pending) {
+        (Some(w), _) => format!("held by {}", gors[w.gid].name),
+        (None, Some(p)) => format!("writer {} {waiting}", gors[*p].name),
+        (None, None) => unreachable!("blocked on a free RWMutex"),
     }
 }
 
@@ -115,11 +124,7 @@ impl RwMutex {
                 readers.push(h);
                 return Attempt::Done((), format!("rlock {name}"));
             }
-            let why = match (writer, pending) {
-                (Some(w), _) => format!("held by {}", st.gors[w.gid].name),
-                (None, Some(p)) => format!("writer {} waits for it", st.gors[*p].name),
-                _ => unreachable!(),
-            };
+            let why = blocker(&st.gors, writer, pending, "waits for it");
             obj.waiters.push(me);
             Attempt::Block(Wait::RLock(o.id), format!("rlock {name}: {why}, waits"))
         })
@@ -186,11 +191,7 @@ impl RwMutex {
                     format!("lock {name}: read-locked by {rs}, waits (new readers now wait too)");
                 return Attempt::Block(Wait::WLock(o.id), text);
             }
-            let why = match (writer, pending) {
-                (Some(w), _) => format!("held by {}", st.gors[w.gid].name),
-                (None, Some(p)) => format!("writer {} is first in line", st.gors[*p].name),
-                _ => unreachable!(),
-            };
+            let why = blocker(&st.gors, writer, pending, "is first in line");
             obj.waiters.push(me);
             Attempt::Block(Wait::WLock(o.id), format!("lock {name}: {why}, waits"))
         })
