@@ -329,6 +329,8 @@ impl State {
     /// goroutine whose step is next.
     pub(crate) fn record(&mut self, gid: Gid, text: String) {
         let func = self.gors[gid].func();
+        // Every step, for whoever installs a tracing subscriber (free otherwise).
+        tracing::trace!(step = self.trace.len() + 1, goroutine = %self.gors[gid].name, func, "{text}");
         self.trace.push(Step { gid, func, text });
         if self.trace.len() >= self.max_steps && !self.aborted {
             let msg = format!(
