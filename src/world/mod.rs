@@ -118,8 +118,14 @@ impl World {
                 unwind();
             }
             self.flush();
-            for o in objs {
-                o.point.touch();
+            // A goroutine completed by a hand-off (a value received, a read lock granted, a
+            // channel closed under it) only takes what was handed to it: the goroutine that
+            // changed the shared state touched the object then. Touching again would add a
+            // scheduling point with nothing to explore.
+            if !self.lock().gors[me].handed() {
+                for o in objs {
+                    o.point.touch();
+                }
             }
             let mut st = self.lock();
             if st.aborted {

@@ -207,6 +207,11 @@ impl Gor {
         }
     }
 
+    /// Whether another goroutine has completed this one's blocked operation.
+    pub(crate) fn handed(&self) -> bool {
+        self.fired.is_some() || self.granted || self.fault.is_some()
+    }
+
     pub(crate) fn func(&self) -> &'static str {
         self.funcs.last().copied().unwrap_or("")
     }
