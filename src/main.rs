@@ -81,7 +81,7 @@ fn list() -> String {
                 p.name, p.default, p.min, p.max, p.doc
             );
         }
-        let _ = writeln!(o, "  properties: deadlock, leak, fault:<kind>");
+        let _ = writeln!(o, "  properties: deadlock, leak, data-race, fault:<kind>");
         for (p, d) in m.properties {
             let _ = writeln!(o, "    {p:<22} {d}");
         }
