@@ -99,27 +99,25 @@ fn check(st: &mut State, me: usize, id: usize, writes: bool) -> Option<Violation
 impl<T: Clone + Debug + Send + 'static> Var<T> {
     pub fn get(&self) -> T {
         let o = &self.o;
-        let r = o.w.op(&[o], |st, me| {
+        o.w.op(&[o], |st, me| {
             let v = self.v.lock().unwrap_or_else(|e| e.into_inner()).clone();
             let text = format!("read {} ({v:?})", st.oname(o.id));
             match check(st, me, o.id, false) {
-                Some(race) => Attempt::Done(Err(race), text),
-                None => Attempt::Done(Ok(v), text),
+                Some(race) => Attempt::Fail(race, text),
+                None => Attempt::Done(v, text),
             }
-        });
-        r.unwrap_or_else(|race| o.w.fail_with(race))
+        })
     }
 
     pub fn set(&self, v: T) {
         let o = &self.o;
-        let r = o.w.op(&[o], |st, me| {
+        o.w.op(&[o], |st, me| {
             let text = format!("write {} = {v:?}", st.oname(o.id));
             *self.v.lock().unwrap_or_else(|e| e.into_inner()) = v.clone();
             match check(st, me, o.id, true) {
-                Some(race) => Attempt::Done(Err(race), text),
-                None => Attempt::Done(Ok(()), text),
+                Some(race) => Attempt::Fail(race, text),
+                None => Attempt::Done((), text),
             }
-        });
-        r.unwrap_or_else(|race| o.w.fail_with(race))
+        })
     }
 }

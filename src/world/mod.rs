@@ -32,6 +32,8 @@ pub(crate) enum Attempt<R> {
     Block(Wait, String),
     /// A Go runtime fault.
     Fault(Fault, String),
+    /// Another violation the step found (a data race).
+    Fail(Violation, String),
 }
 
 pub(crate) struct Options {
@@ -73,15 +75,10 @@ impl World {
         self.st.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    /// Drops the lock. Whoever the step woke is unparked at this goroutine's next
-    /// engine call (`flush`), not now: an unpark is a scheduling point, and the code a
-    /// goroutine runs between two steps must run right after the first of them, or it
-    /// would see other goroutines' later steps in one run and not in its replay.
-    pub(crate) fn release(&self, st: MutexGuard<'_, State>) {
-        drop(st);
-    }
-
-    /// Unparks the goroutines earlier steps woke. Called before every engine call.
+    /// Unparks the goroutines earlier steps woke. Called before every engine call, never
+    /// when a step ends: an unpark is a scheduling point, and the code a goroutine runs
+    /// between two steps must run right after the first of them, or it would see other
+    /// goroutines' later steps in one run and not in its replay.
     fn flush(&self) {
         let wake = std::mem::take(&mut self.lock().to_unpark);
         for t in wake {
@@ -139,7 +136,7 @@ impl World {
                     }
                     st.record(me, text);
                     let aborted = st.aborted;
-                    self.release(st);
+                    drop(st);
                     if aborted {
                         unwind();
                     }
@@ -148,21 +145,25 @@ impl World {
                 Attempt::Block(wait, text) => {
                     st.record(me, text);
                     if st.aborted {
-                        self.release(st);
+                        drop(st);
                         unwind();
                     }
                     st.gors[me].status = Status::Blocked;
                     st.gors[me].wait = Some(wait);
                     st.check_stuck();
-                    self.release(st);
+                    drop(st);
                     self.sleep(me);
                 }
                 Attempt::Fault(fault, text) => {
-                    st.record(me, text);
                     let v = Violation::fault(fault, &st.gors[me].name);
-                    st.fail(v);
-                    self.release(st);
-                    unwind();
+                    st.record(me, text);
+                    drop(st);
+                    self.fail_with(v);
+                }
+                Attempt::Fail(v, text) => {
+                    st.record(me, text);
+                    drop(st);
+                    self.fail_with(v);
                 }
             }
         }
@@ -173,19 +174,18 @@ impl World {
         let me = self.me();
         let mut st = self.lock();
         st.record(me, format!("property {property} broken: {message}"));
-        st.fail(Violation::new(
+        drop(st);
+        self.fail_with(Violation::new(
             Property::Model(property.to_string()),
             message,
         ));
-        self.release(st);
-        unwind();
     }
 
     /// Fails the execution with a violation found by the step just recorded.
     pub(crate) fn fail_with(&self, v: Violation) -> ! {
         let mut st = self.lock();
         st.fail(v);
-        self.release(st);
+        drop(st);
         unwind();
     }
 
@@ -206,7 +206,7 @@ impl World {
                 Some(_) => {
                     st.gors[me].status = Status::Turn;
                     st.check_stuck();
-                    self.release(st);
+                    drop(st);
                     self.sleep(me);
                 }
                 None => {
@@ -215,7 +215,7 @@ impl World {
                         st.gors[me].name
                     );
                     st.fail(Violation::new(Property::Diverged, msg));
-                    self.release(st);
+                    drop(st);
                     return false;
                 }
             }
@@ -286,7 +286,7 @@ impl World {
                     format!("goroutine {} panicked: {msg}", st.gors[me].name),
                 );
                 st.fail(v);
-                self.release(st);
+                drop(st);
                 false
             }
         }
@@ -300,7 +300,7 @@ impl World {
         }
         st.gors[me].status = Status::Done;
         st.check_stuck();
-        self.release(st);
+        drop(st);
         self.flush();
     }
 
@@ -321,11 +321,11 @@ impl World {
         if st.aborted {
             // Everyone is unwinding already: nothing to wait for but the joins.
             st.gors[0].status = Status::Running;
-            self.release(st);
+            drop(st);
         } else {
             st.gors[0].status = Status::Joining;
             st.check_stuck();
-            self.release(st);
+            drop(st);
             self.sleep(0);
         }
         self.flush();

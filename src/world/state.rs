@@ -285,17 +285,10 @@ impl State {
         if matches!(self.objs[o].kind, ObjKind::Var(_)) {
             return;
         }
-        let n = self.gors.len();
-        let ov = &mut self.objs[o].vc;
-        ov.resize(n, 0);
-        let gv = &mut self.gors[g].vc;
-        gv.resize(n, 0);
-        for i in 0..n {
-            let m = gv[i].max(ov[i]);
-            gv[i] = m;
-            ov[i] = m;
-        }
-        gv[g] += 1;
+        // After the release the object knows at least all the goroutine knows.
+        self.release(g, o);
+        self.gors[g].vc.clone_from(&self.objs[o].vc);
+        self.gors[g].vc[g] += 1;
     }
 
     /// Release only: a blocked sender's offer carries what it knows to its receiver.
