@@ -149,8 +149,10 @@ impl RwMutex {
             // Go lets any goroutine release a read lock; drop the caller's if it has one.
             let i = readers.iter().position(|h| h.gid == me).unwrap_or(0);
             readers.remove(i);
-            let writer = if readers.is_empty() { *pending } else { None };
-            if let Some(p) = writer {
+            // The pending writer retries rather than being handed the lock: its retry
+            // is an operation on the lock, which tells loom's DPOR that what it does next
+            // follows this unlock (measured: half the executions of the cacher proof).
+            if let Some(p) = pending.filter(|_| readers.is_empty()) {
                 st.wake(p);
             }
             Attempt::Done((), format!("runlock {name}"))
@@ -261,7 +263,7 @@ impl WaitGroup {
                 );
             }
             if c == 0 {
-                st.wake_all(o.id);
+                st.grant_all(o.id);
             }
             let verb = if n == -1 {
                 "done".to_string()
@@ -280,6 +282,9 @@ impl WaitGroup {
         let o = &self.0;
         o.w.op(&[o], |st, me| {
             let name = st.oname(o.id).to_string();
+            if std::mem::take(&mut st.gors[me].granted) {
+                return Attempt::Done((), format!("wait {name} (released at zero)"));
+            }
             let obj = &mut st.objs[o.id];
             let ObjKind::WaitGroup { count } = &obj.kind else {
                 unreachable!()
@@ -314,6 +319,9 @@ impl Once {
         let o = &self.0;
         let first = o.w.op(&[o], |st, me| {
             let name = st.oname(o.id).to_string();
+            if std::mem::take(&mut st.gors[me].granted) {
+                return Attempt::Done(false, format!("once {name}: done by another goroutine"));
+            }
             let obj = &mut st.objs[o.id];
             let ObjKind::Once { state } = &mut obj.kind else {
                 unreachable!()
@@ -339,7 +347,7 @@ impl Once {
                     unreachable!()
                 };
                 *state = OnceState::Done;
-                st.wake_all(o.id);
+                st.grant_all(o.id);
                 Attempt::Done((), format!("once {name}: done"))
             });
         }

@@ -180,7 +180,9 @@ pub(crate) struct Gor {
     /// Hand-offs from other goroutines while blocked:
     /// the select case that fired, with the value received (None: closed channel).
     pub fired: Option<(usize, Option<Val>)>,
-    /// A read lock granted when the writer unlocked (Go admits waiting readers then).
+    /// The blocked operation was completed by the goroutine that released what it
+    /// waited for, as Go's runtime does: a read lock admitted when the writer unlocked,
+    /// a WaitGroup's counter reaching zero, a Once done.
     pub granted: bool,
     /// A fault delivered while blocked (a channel closed under a waiting sender).
     pub fault: Option<Fault>,
@@ -372,6 +374,15 @@ impl State {
     }
 
     /// Wakes every goroutine waiting on an object (they retry).
+    /// Completes every waiter's operation on `o` for it (see `Gor::granted`).
+    pub(crate) fn grant_all(&mut self, o: Oid) {
+        let ws = std::mem::take(&mut self.objs[o].waiters);
+        for g in ws {
+            self.gors[g].granted = true;
+            self.wake(g);
+        }
+    }
+
     pub(crate) fn wake_all(&mut self, o: Oid) {
         let ws = std::mem::take(&mut self.objs[o].waiters);
         for g in ws {
