@@ -204,6 +204,9 @@ fn run(paths: Vec<PathBuf>, quiet: bool) -> ExitCode {
                 r.found_key(),
                 r.coverage()
             );
+            for g in &r.shared {
+                println!("   one loom point for {} (selected together)", g.join(", "));
+            }
             if let Some(e) = &r.error {
                 println!("   error: {e}");
             }

@@ -53,6 +53,8 @@ pub struct EngineRun {
     pub error: Option<String>,
     pub elapsed: Duration,
     pub verdict: Verdict,
+    /// Objects that shared one loom point (`explore::Outcome::shared`).
+    pub shared: Vec<Vec<String>>,
 }
 
 impl EngineRun {
@@ -171,6 +173,7 @@ pub fn run_engine(s: &Scenario, engine_no: usize, progress: Option<Arc<AtomicU64
                 found: f,
                 error: None,
                 elapsed,
+                shared: o.shared,
             }
         }
         Err(e) => EngineRun {
@@ -183,6 +186,7 @@ pub fn run_engine(s: &Scenario, engine_no: usize, progress: Option<Arc<AtomicU64
             error: Some(e),
             elapsed,
             verdict: Verdict::Crash,
+            shared: Vec::new(),
         },
     }
 }

@@ -31,7 +31,7 @@ impl Go {
         Arc::new(Obj {
             w: self.w.clone(),
             id,
-            point: self.w.point(),
+            point: self.w.point(name),
         })
     }
 

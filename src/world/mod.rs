@@ -14,6 +14,7 @@ pub(crate) use state::*;
 
 use crate::engine::{self, Kind, Point};
 use crate::report::{Property, Violation};
+use std::collections::{BTreeMap, BTreeSet};
 use std::panic::{AssertUnwindSafe, catch_unwind, resume_unwind};
 use std::sync::{Arc, Mutex, MutexGuard};
 
@@ -42,6 +43,8 @@ pub(crate) struct Options {
     pub check_races: bool,
     /// Replay: the goroutine that takes each step, in order.
     pub replay: Option<Vec<Gid>>,
+    /// Objects (by name) that share one engine point: see `explore::shared_points`.
+    pub shared: Arc<BTreeMap<String, usize>>,
 }
 
 /// What one execution produced.
@@ -49,25 +52,32 @@ pub(crate) struct Execution {
     pub violation: Option<Violation>,
     pub steps: Vec<Step>,
     pub names: Vec<String>,
+    /// The names of the objects of each operation on more than one (a select).
+    pub joint: BTreeSet<Vec<String>>,
 }
 
 /// A primitive's identity: its world, its object, its engine point.
 pub(crate) struct Obj {
     pub(crate) w: Arc<World>,
     pub(crate) id: Oid,
-    pub(crate) point: Point,
+    pub(crate) point: Arc<Point>,
 }
 
 pub(crate) struct World {
     pub(crate) kind: Kind,
     st: Mutex<State>,
+    shared: Arc<BTreeMap<String, usize>>,
+    /// This execution's point of each group of `shared`, made on first use.
+    group_points: Mutex<BTreeMap<usize, Arc<Point>>>,
 }
 
 impl World {
     pub(crate) fn new(kind: Kind, opts: Options) -> Arc<World> {
         Arc::new(World {
             kind,
+            shared: opts.shared.clone(),
             st: Mutex::new(State::new(opts)),
+            group_points: Mutex::new(BTreeMap::new()),
         })
     }
 
@@ -86,8 +96,17 @@ impl World {
         }
     }
 
-    pub(crate) fn point(&self) -> Point {
-        Point::new(self.kind)
+    /// The engine point of a new object: its group's, if it has one.
+    pub(crate) fn point(&self, name: &str) -> Arc<Point> {
+        match self.shared.get(name) {
+            Some(&g) => {
+                let mut ps = self.group_points.lock().unwrap_or_else(|e| e.into_inner());
+                ps.entry(g)
+                    .or_insert_with(|| Arc::new(Point::new(self.kind)))
+                    .clone()
+            }
+            None => Arc::new(Point::new(self.kind)),
+        }
     }
 
     /// The goroutine running now.
@@ -120,14 +139,21 @@ impl World {
             // changed the shared state touched the object then. Touching again would add a
             // scheduling point with nothing to explore.
             if !self.lock().gors[me].handed() {
-                for o in objs {
-                    o.point.touch();
+                for (i, o) in objs.iter().enumerate() {
+                    // Objects that share a point are touched once.
+                    if !objs[..i].iter().any(|p| Arc::ptr_eq(&p.point, &o.point)) {
+                        o.point.touch();
+                    }
                 }
             }
             let mut st = self.lock();
             if st.aborted {
                 drop(st);
                 unwind();
+            }
+            if objs.len() > 1 {
+                let names = objs.iter().map(|o| st.oname(o.id).to_string()).collect();
+                st.joint.insert(names);
             }
             match attempt(&mut st, me) {
                 Attempt::Done(r, text) => {
@@ -347,6 +373,7 @@ impl World {
             violation: st.violation.take(),
             steps: std::mem::take(&mut st.trace),
             names: st.gors.iter().map(|g| g.name.clone()).collect(),
+            joint: std::mem::take(&mut st.joint),
         }
     }
 

@@ -238,6 +238,7 @@ pub(crate) struct State {
     pub replay: Option<Vec<Gid>>,
     pub to_unpark: Vec<Thread>,
     pub joins: Vec<Join>,
+    pub joint: std::collections::BTreeSet<Vec<String>>,
 }
 
 impl State {
@@ -253,6 +254,7 @@ impl State {
             replay: opts.replay,
             to_unpark: Vec::new(),
             joins: Vec::new(),
+            joint: Default::default(),
         }
     }
 
