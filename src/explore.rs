@@ -123,7 +123,11 @@ fn shared_points(model: &ModelFn, bounds: &Bounds) -> Result<Vec<Vec<String>>, S
     let joint: Arc<Mutex<BTreeSet<Vec<String>>>> = Arc::default();
     let (j, model, b) = (joint.clone(), model.clone(), bounds.clone());
     let body: engine::Body = Arc::new(move |_| {
-        let run = run_one(Kind::Shuttle, &model, options(&b, None, Arc::default()));
+        let opts = Options {
+            record_joint: true,
+            ..options(&b, None, Arc::default())
+        };
+        let run = run_one(Kind::Shuttle, &model, opts);
         *j.lock().unwrap() = run.joint;
         false
     });
@@ -173,6 +177,7 @@ fn options(
         check_races: bounds.check_races,
         replay,
         shared,
+        record_joint: false,
     }
 }
 

@@ -45,6 +45,8 @@ pub(crate) struct Options {
     pub replay: Option<Vec<Gid>>,
     /// Objects (by name) that share one engine point: see `explore::shared_points`.
     pub shared: Arc<BTreeMap<String, usize>>,
+    /// Record `Execution::joint` (the pilot execution only).
+    pub record_joint: bool,
 }
 
 /// What one execution produced.
@@ -151,7 +153,7 @@ impl World {
                 drop(st);
                 unwind();
             }
-            if objs.len() > 1 {
+            if st.record_joint && objs.len() > 1 {
                 let names = objs.iter().map(|o| st.oname(o.id).to_string()).collect();
                 st.joint.insert(names);
             }

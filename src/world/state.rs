@@ -238,6 +238,7 @@ pub(crate) struct State {
     pub replay: Option<Vec<Gid>>,
     pub to_unpark: Vec<Thread>,
     pub joins: Vec<Join>,
+    pub record_joint: bool,
     pub joint: std::collections::BTreeSet<Vec<String>>,
 }
 
@@ -254,6 +255,7 @@ impl State {
             replay: opts.replay,
             to_unpark: Vec::new(),
             joins: Vec::new(),
+            record_joint: opts.record_joint,
             joint: Default::default(),
         }
     }
@@ -375,16 +377,15 @@ impl State {
         }
     }
 
-    /// Wakes every goroutine waiting on an object (they retry).
     /// Completes every waiter's operation on `o` for it (see `Gor::granted`).
     pub(crate) fn grant_all(&mut self, o: Oid) {
-        let ws = std::mem::take(&mut self.objs[o].waiters);
-        for g in ws {
+        for &g in &self.objs[o].waiters {
             self.gors[g].granted = true;
-            self.wake(g);
         }
+        self.wake_all(o);
     }
 
+    /// Wakes every goroutine waiting on an object (they retry).
     pub(crate) fn wake_all(&mut self, o: Oid) {
         let ws = std::mem::take(&mut self.objs[o].waiters);
         for g in ws {
