@@ -106,20 +106,28 @@ pub struct Outcome {
     pub finding: Option<Finding>,
     /// Groups of objects that shared one loom point (see `shared_points`).
     pub shared: Vec<Vec<String>>,
+    /// Executions run by each loom exploration that was abandoned and started again
+    /// with larger groups (see `shared_points`); `explored` is the last one alone.
+    pub regrouped: Vec<u64>,
 }
 
-/// Which objects share one loom point, from one pilot execution.
-///
-/// A select touches the point of every channel it names, and each touch is a loom
-/// scheduling point; nothing happens between them, but loom's DPOR still orders the
-/// other goroutines' steps against each one. Channels that a select names together get
-/// one point instead: one scheduling point per select, at the cost of ordering their
-/// other operations against each other too (measured: the status-manager proof at the
-/// deadlock's parameters went from over 8 million executions, unfinished, to 552,195).
-/// This only decides which operations loom may treat as independent, never what they
-/// do; an operation on objects of different groups touches each group's point, so any
-/// grouping is sound and the pilot only has to be a good guess.
-fn shared_points(model: &ModelFn, bounds: &Bounds) -> Result<Vec<Vec<String>>, String> {
+/// Every execution of an exploration that does not stop at a violation: what the
+/// differential test compares between engines.
+#[derive(Debug)]
+pub struct Census {
+    pub explored: Explored,
+    /// One entry per distinct clean execution's outcome: each goroutine's steps, in
+    /// its own order (which every equivalent interleaving shares).
+    pub outcomes: BTreeSet<String>,
+    /// The property key of every violation reached.
+    pub violations: BTreeSet<String>,
+    pub shared: Vec<Vec<String>>,
+    pub regrouped: Vec<u64>,
+}
+
+/// The operations (by object names) that named more than one object, from one pilot
+/// execution under shuttle: the first guess of `shared_points`.
+fn pilot_joints(model: &ModelFn, bounds: &Bounds) -> Result<BTreeSet<Vec<String>>, String> {
     let joint: Arc<Mutex<BTreeSet<Vec<String>>>> = Arc::default();
     let (j, model, b) = (joint.clone(), model.clone(), bounds.clone());
     let body: engine::Body = Arc::new(move |_| {
@@ -137,6 +145,24 @@ fn shared_points(model: &ModelFn, bounds: &Bounds) -> Result<Vec<Vec<String>>, S
     };
     let pilot = engine::shuttle_engine::Strategy::Random { seed: 0 };
     engine::shuttle_engine::explore(&pilot, &budget, body)?;
+    Ok(std::mem::take(&mut *joint.lock().unwrap()))
+}
+
+/// Which objects share one loom point.
+///
+/// A select touches the point of every channel it names, and each touch is a loom
+/// scheduling point. Channels that a select names together get one point instead: one
+/// scheduling point per select, at the cost of ordering their other operations against
+/// each other too (measured: the status-manager proof at the deadlock's parameters went
+/// from over 8 million executions, unfinished, to 552,195).
+///
+/// It is also what makes loom sound here: an operation must be one loom access (see
+/// `World::touch`). The groups are the connected components of the operations seen so
+/// far; an execution that meets an operation spanning two groups is abandoned, and the
+/// exploration starts again with the components joined. Groups only grow, so this ends.
+/// An exploration that finishes without meeting one is sound for its groups: up to the
+/// first spanning operation, loom sees every access, so DPOR would have reached one.
+fn shared_points(joints: &BTreeSet<Vec<String>>) -> Vec<Vec<String>> {
     // Union-find over names; each group is listed in name order.
     let mut parent: BTreeMap<String, String> = BTreeMap::new();
     fn root(p: &BTreeMap<String, String>, mut n: String) -> String {
@@ -145,7 +171,7 @@ fn shared_points(model: &ModelFn, bounds: &Bounds) -> Result<Vec<Vec<String>>, S
         }
         n
     }
-    for names in joint.lock().unwrap().iter() {
+    for names in joints {
         for n in names {
             parent.entry(n.clone()).or_insert_with(|| n.clone());
         }
@@ -164,7 +190,7 @@ fn shared_points(model: &ModelFn, bounds: &Bounds) -> Result<Vec<Vec<String>>, S
             .or_default()
             .push(n.clone());
     }
-    Ok(groups.into_values().filter(|g| g.len() > 1).collect())
+    groups.into_values().filter(|g| g.len() > 1).collect()
 }
 
 fn options(
@@ -187,48 +213,87 @@ fn run_one(kind: Kind, model: &ModelFn, opts: Options) -> Execution {
     w.run_root(|| model(&go))
 }
 
-/// Explores the model with one engine until a violation, exhaustion or the bounds.
-/// `progress`, if given, counts executions as they start (for a progress bar).
-pub fn explore(
+/// Called with each execution that ran to its end (numbered from 1); true stops.
+type OnRun = Arc<dyn Fn(u64, Execution) -> bool + Send + Sync>;
+
+/// What `drive` did: the last exploration, its groups, the abandoned ones.
+struct Drove {
+    explored: Explored,
+    shared: Vec<Vec<String>>,
+    regrouped: Vec<u64>,
+}
+
+/// Runs one engine over the model, starting loom again whenever its groups must grow.
+/// `restart` is called before each new start, to forget what the abandoned one saw.
+fn drive(
     engine: &Engine,
     bounds: &Bounds,
     model: ModelFn,
     progress: Option<Arc<AtomicU64>>,
-) -> Result<Outcome, String> {
+    on_run: OnRun,
+    restart: impl Fn(),
+) -> Result<Drove, String> {
     engine::init();
-    let slot: Arc<Mutex<Option<Finding>>> = Arc::new(Mutex::new(None));
     let kind = match engine {
         Engine::Loom { .. } => Kind::Loom,
         _ => Kind::Shuttle,
     };
     // Only loom's DPOR reads points as conflicts; shuttle's schedulers stay as they are.
-    let shared = match kind {
-        Kind::Loom => shared_points(&model, bounds)?,
-        Kind::Shuttle => Vec::new(),
+    let mut joints = match kind {
+        Kind::Loom => pilot_joints(&model, bounds)?,
+        Kind::Shuttle => BTreeSet::new(),
     };
-    let by_name: BTreeMap<String, usize> = shared
-        .iter()
-        .enumerate()
-        .flat_map(|(i, g)| g.iter().map(move |n| (n.clone(), i)))
-        .collect();
-    let by_name = Arc::new(by_name);
-    let (s, b) = (slot.clone(), bounds.clone());
-    let body: engine::Body = Arc::new(move |i| {
-        if let Some(p) = &progress {
-            p.fetch_add(1, Relaxed);
-        }
-        let run = run_one(kind, &model, options(&b, None, by_name.clone()));
-        let found = run.violation.is_some();
-        if found {
-            *s.lock().unwrap() = Some(Finding { execution: i, run });
-        }
-        found
-    });
-    let budget = Budget {
-        max_executions: bounds.max_executions,
-        deadline: Instant::now() + bounds.time_limit,
-    };
-    let explored = match engine {
+    let deadline = Instant::now() + bounds.time_limit;
+    let mut regrouped = Vec::new();
+    loop {
+        let shared = shared_points(&joints);
+        let by_name: BTreeMap<String, usize> = shared
+            .iter()
+            .enumerate()
+            .flat_map(|(i, g)| g.iter().map(move |n| (n.clone(), i)))
+            .collect();
+        let by_name = Arc::new(by_name);
+        let split: Arc<Mutex<Option<BTreeSet<Vec<String>>>>> = Arc::default();
+        let (b, m, p, on, sp) = (
+            bounds.clone(),
+            model.clone(),
+            progress.clone(),
+            on_run.clone(),
+            split.clone(),
+        );
+        let body: engine::Body = Arc::new(move |i| {
+            if let Some(p) = &p {
+                p.fetch_add(1, Relaxed);
+            }
+            let run = run_one(kind, &m, options(&b, None, by_name.clone()));
+            if run.regroup {
+                *sp.lock().unwrap() = Some(run.joint);
+                return true;
+            }
+            on(i, run)
+        });
+        let spent: u64 = regrouped.iter().sum();
+        let budget = Budget {
+            max_executions: bounds.max_executions.saturating_sub(spent),
+            deadline,
+        };
+        let explored = run_engine(engine, &budget, body)?;
+        let Some(new) = split.lock().unwrap().take() else {
+            return Ok(Drove {
+                explored,
+                shared,
+                regrouped,
+            });
+        };
+        regrouped.push(explored.executions);
+        joints.extend(new);
+        restart();
+    }
+}
+
+fn run_engine(engine: &Engine, budget: &Budget, body: engine::Body) -> Result<Explored, String> {
+    use engine::shuttle_engine::{Strategy, explore as shuttle};
+    match engine {
         Engine::Loom {
             preemption_bound,
             max_branches,
@@ -237,32 +302,89 @@ pub fn explore(
                 preemption_bound: *preemption_bound,
                 max_branches: *max_branches,
             };
-            engine::loom_engine::explore(&cfg, &budget, body)?
+            engine::loom_engine::explore(&cfg, budget, body)
         }
-        Engine::Random { seed } => engine::shuttle_engine::explore(
-            &engine::shuttle_engine::Strategy::Random { seed: *seed },
-            &budget,
-            body,
-        )?,
-        Engine::Pct { seed, depth } => engine::shuttle_engine::explore(
-            &engine::shuttle_engine::Strategy::Pct {
+        Engine::Random { seed } => shuttle(&Strategy::Random { seed: *seed }, budget, body),
+        Engine::Pct { seed, depth } => shuttle(
+            &Strategy::Pct {
                 seed: *seed,
                 depth: *depth,
             },
-            &budget,
+            budget,
             body,
-        )?,
-        Engine::Dfs => {
-            engine::shuttle_engine::explore(&engine::shuttle_engine::Strategy::Dfs, &budget, body)?
+        ),
+        Engine::Dfs => shuttle(&Strategy::Dfs, budget, body),
+    }
+}
+
+/// Explores the model with one engine until a violation, exhaustion or the bounds.
+/// `progress`, if given, counts executions as they start (for a progress bar).
+pub fn explore(
+    engine: &Engine,
+    bounds: &Bounds,
+    model: ModelFn,
+    progress: Option<Arc<AtomicU64>>,
+) -> Result<Outcome, String> {
+    let slot: Arc<Mutex<Option<Finding>>> = Arc::new(Mutex::new(None));
+    let s = slot.clone();
+    let on_run: OnRun = Arc::new(move |i, run| {
+        let found = run.violation.is_some();
+        if found {
+            *s.lock().unwrap() = Some(Finding { execution: i, run });
         }
-    };
+        found
+    });
+    let d = drive(engine, bounds, model, progress, on_run, || ())?;
     let finding = slot.lock().unwrap().take();
-    debug_assert_eq!(finding.is_some(), explored.stop == Stop::Found);
+    debug_assert_eq!(finding.is_some(), d.explored.stop == Stop::Found);
     Ok(Outcome {
-        explored,
+        explored: d.explored,
         finding,
-        shared,
+        shared: d.shared,
+        regrouped: d.regrouped,
     })
+}
+
+/// Runs every execution the engine would try, violating ones included, and collects
+/// what they reached. For small programs: nothing stops at the first violation.
+pub fn census(engine: &Engine, bounds: &Bounds, model: ModelFn) -> Result<Census, String> {
+    type Seen = (BTreeSet<String>, BTreeSet<String>);
+    let seen: Arc<Mutex<Seen>> = Arc::default();
+    let s = seen.clone();
+    let on_run: OnRun = Arc::new(move |_, run| {
+        let mut s = s.lock().unwrap();
+        match &run.violation {
+            Some(v) => s.1.insert(v.property.key()),
+            None => s.0.insert(outcome(&run)),
+        };
+        false
+    });
+    let s = seen.clone();
+    let restart = move || *s.lock().unwrap() = Seen::default();
+    let d = drive(engine, bounds, model, None, on_run, restart)?;
+    let (outcomes, violations) = std::mem::take(&mut *seen.lock().unwrap());
+    Ok(Census {
+        explored: d.explored,
+        outcomes,
+        violations,
+        shared: d.shared,
+        regrouped: d.regrouped,
+    })
+}
+
+/// A clean execution's outcome: each goroutine's steps in its own order.
+fn outcome(run: &Execution) -> String {
+    let mut per: Vec<Vec<&str>> = vec![Vec::new(); run.names.len()];
+    for s in &run.steps {
+        per[s.gid].push(&s.text);
+    }
+    let lines: Vec<String> = run
+        .names
+        .iter()
+        .zip(per)
+        .map(|(n, steps)| format!("{n}: {}", steps.join(" / ")))
+        .collect();
+    lines.join("\n")
 }
 
 /// Runs the model once, forcing the given schedule (one goroutine per step). The

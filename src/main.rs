@@ -207,6 +207,14 @@ fn run(paths: Vec<PathBuf>, quiet: bool) -> ExitCode {
             for g in &r.shared {
                 println!("   one loom point for {} (selected together)", g.join(", "));
             }
+            if !r.regrouped.is_empty() {
+                let runs: Vec<String> = r.regrouped.iter().map(|n| n.to_string()).collect();
+                println!(
+                    "   loom started again {} time(s) with larger groups (after {} executions)",
+                    runs.len(),
+                    runs.join(", ")
+                );
+            }
             if let Some(e) = &r.error {
                 println!("   error: {e}");
             }

@@ -55,6 +55,8 @@ pub struct EngineRun {
     pub verdict: Verdict,
     /// Objects that shared one loom point (`explore::Outcome::shared`).
     pub shared: Vec<Vec<String>>,
+    /// Executions of each abandoned loom exploration (`explore::Outcome::regrouped`).
+    pub regrouped: Vec<u64>,
 }
 
 impl EngineRun {
@@ -174,6 +176,7 @@ pub fn run_engine(s: &Scenario, engine_no: usize, progress: Option<Arc<AtomicU64
                 error: None,
                 elapsed,
                 shared: o.shared,
+                regrouped: o.regrouped,
             }
         }
         Err(e) => EngineRun {
@@ -187,6 +190,7 @@ pub fn run_engine(s: &Scenario, engine_no: usize, progress: Option<Arc<AtomicU64
             elapsed,
             verdict: Verdict::Crash,
             shared: Vec::new(),
+            regrouped: Vec::new(),
         },
     }
 }

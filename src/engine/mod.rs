@@ -35,6 +35,18 @@ impl Point {
         }
     }
 
+    /// A read of the point: conflicts only with touches.
+    pub(crate) fn read(&self) {
+        match self {
+            Point::Loom(a) => {
+                a.load(SeqCst);
+            }
+            Point::Shuttle(a) => {
+                a.load(SeqCst);
+            }
+        }
+    }
+
     pub(crate) fn touch(&self) {
         match self {
             Point::Loom(a) => {

@@ -105,11 +105,11 @@ impl<T: Send + 'static> Chan<T> {
             let sends: Vec<_> = c.sendq.drain(..).collect();
             for (r, case) in recvs {
                 st.gors[r].fired = Some((case, None));
-                st.wake(r);
+                st.hand_off(r, o.id);
             }
             for (s, _) in sends {
                 st.gors[s].fault = Some(Fault::SendOnClosedChannel);
-                st.wake(s);
+                st.hand_off(s, o.id);
             }
             Attempt::Done((), format!("close {name}"))
         })
@@ -271,9 +271,13 @@ fn run(cases: &[Case<'_>], default: bool) -> Fired {
                     }
                     c.senders.insert(me);
                     if let Some((r, rc)) = c.recvq.pop_front() {
+                        if c.cap == 0 {
+                            // Go: the receive happens before this send completes.
+                            st.acquire_from(me, r);
+                        }
                         let v = slot.lock().unwrap().take();
                         st.gors[r].fired = Some((rc, v));
-                        st.wake(r);
+                        st.hand_off(r, id);
                         let rn = st.name(r).to_string();
                         return Attempt::Done(
                             (Some(i), None),
@@ -296,7 +300,7 @@ fn run(cases: &[Case<'_>], default: bool) -> Fired {
                             let sv = take_offer(st, s, sc);
                             chan(st, id).buf.push_back(sv);
                             st.gors[s].fired = Some((sc, None));
-                            st.wake(s);
+                            st.hand_off(s, id);
                         }
                         let c = chan(st, id);
                         let t = format!(
@@ -309,7 +313,7 @@ fn run(cases: &[Case<'_>], default: bool) -> Fired {
                     if let Some((s, sc)) = c.sendq.pop_front() {
                         let sv = take_offer(st, s, sc);
                         st.gors[s].fired = Some((sc, None));
-                        st.wake(s);
+                        st.hand_off(s, id);
                         let sn = st.name(s).to_string();
                         return Attempt::Done(
                             (Some(i), Some(sv)),

@@ -224,8 +224,10 @@ impl RwMutex {
                         func: st.gors[g].func(),
                     });
                     st.gors[g].granted = true;
+                    st.hand_off(g, o.id);
+                } else {
+                    st.wake(g);
                 }
-                st.wake(g);
             }
             let ObjKind::RwMutex { readers, .. } = &mut st.objs[o.id].kind else {
                 unreachable!()
@@ -254,14 +256,14 @@ impl WaitGroup {
             let ObjKind::WaitGroup { count } = &mut st.objs[o.id].kind else {
                 unreachable!()
             };
-            *count += n;
-            let c = *count;
+            let c = *count + n;
             if c < 0 {
                 return Attempt::Fault(
                     Fault::NegativeWaitGroupCounter,
                     format!("add {n} to {name}: counter {c}"),
                 );
             }
+            *count = c;
             if c == 0 {
                 st.grant_all(o.id);
             }

@@ -83,6 +83,10 @@ fn check(st: &mut State, me: usize, id: usize, writes: bool) -> Option<Violation
             found = Some(race(st, &name, r, &now, false, true));
         }
     }
+    if found.is_some() {
+        // A failing step changes nothing (see `World::fail_with`).
+        return found;
+    }
     let ObjKind::Var(v) = &mut st.objs[id].kind else {
         unreachable!()
     };
@@ -113,10 +117,12 @@ impl<T: Clone + Debug + Send + 'static> Var<T> {
         let o = &self.o;
         o.w.op(&[o], |st, me| {
             let text = format!("write {} = {v:?}", st.oname(o.id));
-            *self.v.lock().unwrap_or_else(|e| e.into_inner()) = v.clone();
             match check(st, me, o.id, true) {
                 Some(race) => Attempt::Fail(race, text),
-                None => Attempt::Done((), text),
+                None => {
+                    *self.v.lock().unwrap_or_else(|e| e.into_inner()) = v.clone();
+                    Attempt::Done((), text)
+                }
             }
         })
     }

@@ -56,6 +56,8 @@ pub(crate) struct Execution {
     pub names: Vec<String>,
     /// The names of the objects of each operation on more than one (a select).
     pub joint: BTreeSet<Vec<String>>,
+    /// Abandoned: an operation spanned two loom points (see `World::touch`).
+    pub regroup: bool,
 }
 
 /// A primitive's identity: its world, its object, its engine point.
@@ -71,6 +73,8 @@ pub(crate) struct World {
     shared: Arc<BTreeMap<String, usize>>,
     /// This execution's point of each group of `shared`, made on first use.
     group_points: Mutex<BTreeMap<usize, Arc<Point>>>,
+    /// The process: a violation ends it for every goroutine (see `fail_with`).
+    fate: Point,
 }
 
 impl World {
@@ -80,6 +84,7 @@ impl World {
             shared: opts.shared.clone(),
             st: Mutex::new(State::new(opts)),
             group_points: Mutex::new(BTreeMap::new()),
+            fate: Point::new(kind),
         })
     }
 
@@ -132,22 +137,25 @@ impl World {
     ) -> R {
         let me = self.me();
         loop {
+            self.flush();
+            // A goroutine completed by a hand-off (a value received, a read lock granted, a
+            // channel closed under it) only takes what was handed to it: the goroutine that
+            // changed the shared state touched the object then, and made this one's
+            // happens-before update (`State::hand_off`). Its step reads and writes only its
+            // own fields, so it needs no scheduling point.
+            let handed = self.lock().gors[me].handed();
+            if !handed {
+                self.touch(objs);
+                if self.kind == Kind::Loom {
+                    // Whether the process still runs (see `fail_with`), read before the
+                    // world's own abort flag, which loom cannot see.
+                    self.fate.read();
+                }
+            }
             if !self.await_turn(me) {
                 unwind();
             }
             self.flush();
-            // A goroutine completed by a hand-off (a value received, a read lock granted, a
-            // channel closed under it) only takes what was handed to it: the goroutine that
-            // changed the shared state touched the object then. Touching again would add a
-            // scheduling point with nothing to explore.
-            if !self.lock().gors[me].handed() {
-                for (i, o) in objs.iter().enumerate() {
-                    // Objects that share a point are touched once.
-                    if !objs[..i].iter().any(|p| Arc::ptr_eq(&p.point, &o.point)) {
-                        o.point.touch();
-                    }
-                }
-            }
             let mut st = self.lock();
             if st.aborted {
                 drop(st);
@@ -159,8 +167,13 @@ impl World {
             }
             match attempt(&mut st, me) {
                 Attempt::Done(r, text) => {
-                    for o in objs {
-                        st.sync(me, o.id);
+                    if !handed {
+                        for o in objs {
+                            st.sync(me, o.id);
+                        }
+                    }
+                    for (g, o) in std::mem::take(&mut st.handoffs) {
+                        st.sync(g, o);
                     }
                     st.record(me, text);
                     let aborted = st.aborted;
@@ -197,6 +210,35 @@ impl World {
         }
     }
 
+    /// Touches the engine point of every object of an operation, once per point.
+    ///
+    /// Under loom an operation must be one access: it reads and changes every object
+    /// it names after its last touch (a select takes a case, or parks on every
+    /// channel; its wake-up takes it off every queue), and loom would take those
+    /// changes to be independent of the earlier points' other accesses. So an
+    /// operation whose objects have different points abandons the execution and asks
+    /// for an exploration with those objects in one group (`explore::shared_points`).
+    fn touch(&self, objs: &[&Obj]) {
+        let mut points: Vec<&Arc<Point>> = Vec::with_capacity(objs.len());
+        for o in objs {
+            if !points.iter().any(|p| Arc::ptr_eq(p, &o.point)) {
+                points.push(&o.point);
+            }
+        }
+        if self.kind == Kind::Loom && points.len() > 1 {
+            let mut st = self.lock();
+            let names = objs.iter().map(|o| st.oname(o.id).to_string()).collect();
+            st.joint.insert(names);
+            st.regroup = true;
+            st.abort();
+            drop(st);
+            unwind();
+        }
+        for p in points {
+            p.touch();
+        }
+    }
+
     /// Fails the execution from inside a goroutine (a model property broke).
     pub(crate) fn violate(&self, property: &str, message: String) -> ! {
         let me = self.me();
@@ -210,7 +252,17 @@ impl World {
     }
 
     /// Fails the execution with a violation found by the step just recorded.
+    ///
+    /// Under loom the violation takes effect at a touch of `fate`, which every step
+    /// reads: two violations in independent steps then conflict, so loom explores
+    /// each of them first, as a process that dies at its first fault can. (A failing
+    /// step changes nothing shared before this, so steps that run in between see the
+    /// state as it was.)
     pub(crate) fn fail_with(&self, v: Violation) -> ! {
+        if self.kind == Kind::Loom {
+            self.flush();
+            self.fate.touch();
+        }
         let mut st = self.lock();
         st.fail(v);
         drop(st);
@@ -362,9 +414,9 @@ impl World {
         // runs every thread to its end without a join, and a join is one more operation
         // for its DPOR to order against each thread's end, with main asleep until then,
         // which loom answers by exploring every thread there: 5x more executions for
-        // nothing. A violation still joins: the loom engine unwinds out of main to stop,
+        // nothing. An aborted execution still joins: the loom engine unwinds out of main to stop,
         // and must find no other thread left.
-        let join = self.kind == Kind::Shuttle || self.lock().violation.is_some();
+        let join = self.kind == Kind::Shuttle || self.lock().aborted;
         if join {
             for j in joins {
                 j.join();
@@ -376,6 +428,7 @@ impl World {
             steps: std::mem::take(&mut st.trace),
             names: st.gors.iter().map(|g| g.name.clone()).collect(),
             joint: std::mem::take(&mut st.joint),
+            regroup: st.regroup,
         }
     }
 

@@ -240,6 +240,12 @@ pub(crate) struct State {
     pub joins: Vec<Join>,
     pub record_joint: bool,
     pub joint: std::collections::BTreeSet<Vec<String>>,
+    /// Goroutines this step completed by a hand-off, with the object: they synchronise
+    /// with it when the step ends (see `hand_off`).
+    pub handoffs: Vec<(Gid, Oid)>,
+    /// A loom operation spanned objects of different points: the execution was
+    /// abandoned, and the exploration must start again with larger groups.
+    pub regroup: bool,
 }
 
 impl State {
@@ -257,6 +263,8 @@ impl State {
             joins: Vec::new(),
             record_joint: opts.record_joint,
             joint: Default::default(),
+            handoffs: Vec::new(),
+            regroup: false,
         }
     }
 
@@ -286,7 +294,9 @@ impl State {
 
     /// A completed operation on a synchronising object: the goroutine learns all the
     /// object's releases knew, the object learns all it knows (acquire and release;
-    /// coarser than Go's memory model, so it may miss a race, never invent one).
+    /// coarser than Go's memory model, so it may miss a race). Never invents one: every
+    /// order Go's memory model gives is here, the one that runs against the flow of
+    /// values (an unbuffered receive before its send completes) by `acquire_from`.
     pub(crate) fn sync(&mut self, g: Gid, o: Oid) {
         if matches!(self.objs[o].kind, ObjKind::Var(_)) {
             return;
@@ -377,12 +387,32 @@ impl State {
         }
     }
 
+    /// Completes a blocked goroutine's operation on `o` for it, as Go's runtime does
+    /// (the caller has set its `fired`, `granted` or `fault`). The woken goroutine then
+    /// touches nothing shared: its happens-before update with `o` is made when this
+    /// step ends, at the step that changed `o`, which is where the engines see it.
+    pub(crate) fn hand_off(&mut self, g: Gid, o: Oid) {
+        self.handoffs.push((g, o));
+        self.wake(g);
+    }
+
     /// Completes every waiter's operation on `o` for it (see `Gor::granted`).
     pub(crate) fn grant_all(&mut self, o: Oid) {
-        for &g in &self.objs[o].waiters {
+        for g in std::mem::take(&mut self.objs[o].waiters) {
             self.gors[g].granted = true;
+            self.hand_off(g, o);
         }
-        self.wake_all(o);
+    }
+
+    /// Everything goroutine `from` has done so far happens before `g`'s present: a
+    /// receive on an unbuffered channel happens before the send completes.
+    pub(crate) fn acquire_from(&mut self, g: Gid, from: Gid) {
+        let fv = self.gors[from].vc.clone();
+        let gv = &mut self.gors[g].vc;
+        gv.resize(gv.len().max(fv.len()), 0);
+        for (i, x) in fv.into_iter().enumerate() {
+            gv[i] = gv[i].max(x);
+        }
     }
 
     /// Wakes every goroutine waiting on an object (they retry).
@@ -399,6 +429,11 @@ impl State {
         if self.violation.is_none() {
             self.violation = Some(v);
         }
+        self.abort();
+    }
+
+    /// Aborts the execution: everyone waiting wakes and unwinds.
+    pub(crate) fn abort(&mut self) {
         self.aborted = true;
         for g in 0..self.gors.len() {
             self.wake(g);

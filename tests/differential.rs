@@ -1,0 +1,302 @@
+//! The differential test that gates every reduction: proptest generates small Go
+//! programs, and loom with no bound (stalemate's proof engine, with every reduction it
+//! uses) must reach exactly what exhaustive shuttle-dfs (no reduction) reaches: the same
+//! verdict, the same violation kinds, the same outcomes of clean executions.
+//!
+//! `STALEMATE_DIFF_CASES=N` sets the number of programs (the suite runs 48 with a fixed
+//! seed; the README gives the long campaign's command and its last count).
+
+use proptest::prelude::*;
+use proptest::test_runner::{Config, RngSeed, TestRunner};
+use stalemate::explore::{Bounds, Census, Engine, ModelFn, census};
+use stalemate::go::{Chan, Go, Mutex, Once, RwMutex, TryRecv, Var, WaitGroup};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+use std::time::Duration;
+
+/// One Go statement of a generated program. Channel 2 is the timer's channel when the
+/// program has a timer (`t := time.After(d)`), else channel 0.
+#[derive(Clone, Debug)]
+enum Op {
+    Lock(u8),
+    Unlock(u8),
+    RLock,
+    RUnlock,
+    WLock,
+    WUnlock,
+    Send(u8),
+    Recv(u8),
+    Close(u8),
+    /// `select { case ...: ... [default:] }`; each case is (channel, is a send).
+    Select(Vec<(u8, bool)>, bool),
+    /// `if _, ok := try-receive(c); nothing { ... }`: code reached on some branches only.
+    IfEmpty(u8, Vec<Op>),
+    Add(i8),
+    Done,
+    Wait,
+    /// `once.Do(func() { x = 1 })`
+    Once(u8),
+    Write(u8),
+    Read(u8),
+}
+
+#[derive(Clone, Debug)]
+struct Program {
+    /// Capacities of channels 0 and 1 (0 or 1).
+    caps: [usize; 2],
+    timer: bool,
+    main: Vec<Op>,
+    goroutines: Vec<Vec<Op>>,
+}
+
+fn leaf() -> impl Strategy<Value = Op> {
+    let ch = 0u8..3;
+    let select = (
+        prop::collection::vec((ch.clone(), any::<bool>()), 2..=3),
+        any::<bool>(),
+    )
+        .prop_map(|(c, d)| Op::Select(c, d));
+    prop_oneof![
+        1 => (0u8..2).prop_map(Op::Lock),
+        1 => (0u8..2).prop_map(Op::Unlock),
+        1 => prop_oneof![Just(Op::RLock), Just(Op::RUnlock), Just(Op::WLock), Just(Op::WUnlock)],
+        3 => ch.clone().prop_map(Op::Send),
+        3 => ch.clone().prop_map(Op::Recv),
+        1 => ch.clone().prop_map(Op::Close),
+        4 => select,
+        1 => prop_oneof![(1i8..3).prop_map(Op::Add), Just(Op::Done), Just(Op::Wait)],
+        1 => (0u8..2).prop_map(Op::Once),
+        1 => (0u8..2).prop_map(Op::Write),
+        1 => (0u8..2).prop_map(Op::Read),
+    ]
+}
+
+/// Selects behind a branch are what a pilot execution can miss.
+fn op() -> impl Strategy<Value = Op> {
+    prop_oneof![
+        4 => leaf(),
+        1 => (0u8..3, prop::collection::vec(leaf(), 1..=2)).prop_map(|(c, b)| Op::IfEmpty(c, b)),
+    ]
+}
+
+fn program() -> impl Strategy<Value = Program> {
+    (
+        (0usize..2, 0usize..2),
+        any::<bool>(),
+        prop::collection::vec(op(), 0..=2),
+        prop::collection::vec(prop::collection::vec(op(), 1..=3), 1..=2),
+    )
+        .prop_map(|((a, b), timer, main, goroutines)| Program {
+            caps: [a, b],
+            timer,
+            main,
+            goroutines,
+        })
+}
+
+/// The objects a program's goroutines share.
+#[derive(Clone)]
+struct Env {
+    chans: Vec<Chan<u8>>,
+    /// `time.After`'s channel, as channel 2.
+    timer: Option<Chan<()>>,
+    mutexes: Vec<Mutex>,
+    rw: RwMutex,
+    wg: WaitGroup,
+    once: Once,
+    vars: Vec<Var<u8>>,
+}
+
+impl Env {
+    fn chan(&self, c: u8) -> &Chan<u8> {
+        &self.chans[c as usize % 2]
+    }
+
+    fn timer(&self, c: u8) -> Option<&Chan<()>> {
+        self.timer.as_ref().filter(|_| c == 2)
+    }
+}
+
+/// Runs one goroutine's statements; `who` and the statement's place make each sent
+/// value distinct, and every received value is noted in the trace.
+fn exec(go: &Go, env: &Env, who: u8, ops: &[Op]) {
+    for (i, op) in ops.iter().enumerate() {
+        let v = who * 10 + i as u8;
+        match op {
+            Op::Lock(m) => env.mutexes[*m as usize].lock(),
+            Op::Unlock(m) => env.mutexes[*m as usize].unlock(),
+            Op::RLock => env.rw.rlock(),
+            Op::RUnlock => env.rw.runlock(),
+            Op::WLock => env.rw.lock(),
+            Op::WUnlock => env.rw.unlock(),
+            Op::Send(c) => match env.timer(*c) {
+                Some(t) => t.send(()),
+                None => env.chan(*c).send(v),
+            },
+            Op::Recv(c) => {
+                let got = match env.timer(*c) {
+                    Some(t) => t.recv().map(|()| 0),
+                    None => env.chan(*c).recv(),
+                };
+                go.note(format!("got {got:?}"));
+            }
+            Op::Close(c) => match env.timer(*c) {
+                Some(t) => t.close(),
+                None => env.chan(*c).close(),
+            },
+            Op::Select(cases, default) => {
+                let mut s = go.select();
+                for (c, send) in cases {
+                    s = match (env.timer(*c), *send) {
+                        (Some(t), true) => s.send(t, ()),
+                        (Some(t), false) => s.recv(t),
+                        (None, true) => s.send(env.chan(*c), v),
+                        (None, false) => s.recv(env.chan(*c)),
+                    };
+                }
+                if *default {
+                    s = s.default();
+                }
+                let mut f = s.wait();
+                let timer = f.index.is_some_and(|i| env.timer(cases[i].0).is_some());
+                let got = if timer {
+                    f.take::<()>().map(|()| 0)
+                } else {
+                    f.take::<u8>()
+                };
+                go.note(format!("case {:?} got {got:?}", f.index));
+            }
+            Op::IfEmpty(c, body) => {
+                let empty = match env.timer(*c) {
+                    Some(t) => t.try_recv() == TryRecv::Empty,
+                    None => env.chan(*c).try_recv() == TryRecv::Empty,
+                };
+                if empty {
+                    exec(go, env, who, body);
+                }
+            }
+            Op::Add(n) => env.wg.add(*n as i64),
+            Op::Done => env.wg.done(),
+            Op::Wait => env.wg.wait(),
+            Op::Once(x) => env.once.run(|| env.vars[*x as usize].set(v)),
+            Op::Write(x) => env.vars[*x as usize].set(v),
+            Op::Read(x) => {
+                env.vars[*x as usize].get();
+            }
+        }
+    }
+}
+
+fn model(p: &Program) -> ModelFn {
+    let p = p.clone();
+    Arc::new(move |go: &Go| {
+        let env = Env {
+            chans: vec![go.chan::<u8>("c0", p.caps[0]), go.chan("c1", p.caps[1])],
+            timer: p.timer.then(|| go.after("t")),
+            mutexes: vec![go.mutex("m0"), go.mutex("m1")],
+            rw: go.rwmutex("rw"),
+            wg: go.waitgroup("wg"),
+            once: go.once("once"),
+            vars: vec![go.var("x0", 0u8), go.var("x1", 0u8)],
+        };
+        for (i, ops) in p.goroutines.iter().enumerate() {
+            let (env, ops) = (env.clone(), ops.clone());
+            go.go(&format!("g{}", i + 1), move |go| {
+                exec(&go, &env, i as u8 + 1, &ops)
+            });
+        }
+        exec(go, &env, 0, &p.main);
+    })
+}
+
+fn bounds() -> Bounds {
+    Bounds {
+        check_races: true,
+        max_executions: 30_000,
+        max_steps: 200,
+        time_limit: Duration::from_secs(60),
+    }
+}
+
+fn loom() -> Engine {
+    Engine::Loom {
+        preemption_bound: None,
+        max_branches: 10_000,
+    }
+}
+
+/// Both engines, or `None` if either did not finish within the bounds.
+fn both(p: &Program) -> Option<(Census, Census)> {
+    let m = model(p);
+    let t = std::time::Instant::now();
+    let dfs = census(&Engine::Dfs, &bounds(), m.clone()).expect("dfs ran");
+    let t1 = t.elapsed();
+    let loom = census(&loom(), &bounds(), m).expect("loom ran");
+    if std::env::var_os("STALEMATE_DIFF_VERBOSE").is_some() {
+        eprintln!(
+            "dfs {} {:?} {t1:?} / loom {} {:?} {:?}",
+            dfs.explored.executions,
+            dfs.explored.stop,
+            loom.explored.executions,
+            loom.explored.stop,
+            t.elapsed() - t1
+        );
+    }
+    let done = |c: &Census| c.explored.stop == stalemate::Stop::Exhausted;
+    (done(&dfs) && done(&loom)).then_some((dfs, loom))
+}
+
+/// Loom and DFS agree on `p`; the error says how they differ.
+fn agree(p: &Program) -> Result<bool, String> {
+    let Some((dfs, loom)) = both(p) else {
+        return Ok(false);
+    };
+    if dfs.violations != loom.violations {
+        return Err(format!(
+            "violations differ: dfs {:?}, loom {:?} (groups {:?})",
+            dfs.violations, loom.violations, loom.shared
+        ));
+    }
+    if dfs.outcomes != loom.outcomes {
+        let only_dfs: Vec<_> = dfs.outcomes.difference(&loom.outcomes).collect();
+        let only_loom: Vec<_> = loom.outcomes.difference(&dfs.outcomes).collect();
+        return Err(format!(
+            "outcomes differ: only dfs {only_dfs:#?}, only loom {only_loom:#?}"
+        ));
+    }
+    Ok(true)
+}
+
+#[test]
+fn loom_reaches_exactly_what_exhaustive_dfs_reaches() {
+    let cases = std::env::var("STALEMATE_DIFF_CASES")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(64);
+    let config = Config {
+        cases,
+        rng_seed: RngSeed::Fixed(0x5747_e3a7),
+        failure_persistence: None,
+        max_shrink_iters: 200,
+        ..Config::default()
+    };
+    let (compared, skipped) = (AtomicU64::new(0), AtomicU64::new(0));
+    let mut runner = TestRunner::new(config);
+    let r = runner.run(&program(), |p| {
+        match agree(&p) {
+            Ok(true) => compared.fetch_add(1, Relaxed),
+            Ok(false) => skipped.fetch_add(1, Relaxed),
+            Err(e) => return Err(TestCaseError::fail(e)),
+        };
+        Ok(())
+    });
+    let (c, s) = (compared.load(Relaxed), skipped.load(Relaxed));
+    println!("differential: {c} programs compared, {s} beyond the bounds");
+    if let Err(e) = r {
+        panic!("{e}");
+    }
+    assert!(
+        c >= s,
+        "most programs must fit the bounds: {c} compared, {s} skipped"
+    );
+}
