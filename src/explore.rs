@@ -204,6 +204,7 @@ fn options(
         replay,
         shared,
         record_joint: false,
+        census: false,
     }
 }
 
@@ -224,14 +225,15 @@ struct Drove {
 }
 
 /// Runs one engine over the model, starting loom again whenever its groups must grow.
-/// `restart` is called before each new start, to forget what the abandoned one saw.
+/// A census (going on past violations) gives `restart`, called before each new start
+/// to forget what the abandoned one saw.
 fn drive(
     engine: &Engine,
     bounds: &Bounds,
     model: ModelFn,
     progress: Option<Arc<AtomicU64>>,
     on_run: OnRun,
-    restart: impl Fn(),
+    restart: Option<&dyn Fn()>,
 ) -> Result<Drove, String> {
     engine::init();
     let kind = match engine {
@@ -240,11 +242,13 @@ fn drive(
     };
     // Only loom's DPOR reads points as conflicts; shuttle's schedulers stay as they are.
     let mut joints = match kind {
+        Kind::Loom if std::env::var_os("NOGROUP").is_some() => BTreeSet::new(),
         Kind::Loom => pilot_joints(&model, bounds)?,
         Kind::Shuttle => BTreeSet::new(),
     };
     let deadline = Instant::now() + bounds.time_limit;
     let mut regrouped = Vec::new();
+    let census = restart.is_some();
     loop {
         let shared = shared_points(&joints);
         let by_name: BTreeMap<String, usize> = shared
@@ -265,7 +269,11 @@ fn drive(
             if let Some(p) = &p {
                 p.fetch_add(1, Relaxed);
             }
-            let run = run_one(kind, &m, options(&b, None, by_name.clone()));
+            let opts = Options {
+                census,
+                ..options(&b, None, by_name.clone())
+            };
+            let run = run_one(kind, &m, opts);
             if run.regroup {
                 *sp.lock().unwrap() = Some(run.joint);
                 return true;
@@ -287,7 +295,9 @@ fn drive(
         };
         regrouped.push(explored.executions);
         joints.extend(new);
-        restart();
+        if let Some(r) = restart {
+            r();
+        }
     }
 }
 
@@ -334,7 +344,7 @@ pub fn explore(
         }
         found
     });
-    let d = drive(engine, bounds, model, progress, on_run, || ())?;
+    let d = drive(engine, bounds, model, progress, on_run, None)?;
     let finding = slot.lock().unwrap().take();
     debug_assert_eq!(finding.is_some(), d.explored.stop == Stop::Found);
     Ok(Outcome {
@@ -361,7 +371,7 @@ pub fn census(engine: &Engine, bounds: &Bounds, model: ModelFn) -> Result<Census
     });
     let s = seen.clone();
     let restart = move || *s.lock().unwrap() = Seen::default();
-    let d = drive(engine, bounds, model, None, on_run, restart)?;
+    let d = drive(engine, bounds, model, None, on_run, Some(&restart))?;
     let (outcomes, violations) = std::mem::take(&mut *seen.lock().unwrap());
     Ok(Census {
         explored: d.explored,

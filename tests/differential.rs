@@ -8,7 +8,7 @@
 
 use proptest::prelude::*;
 use proptest::test_runner::{Config, RngSeed, TestRunner};
-use stalemate::explore::{Bounds, Census, Engine, ModelFn, census};
+use stalemate::explore::{Bounds, Census, Engine, ModelFn, census, explore};
 use stalemate::go::{Chan, Go, Mutex, Once, RwMutex, TryRecv, Var, WaitGroup};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
@@ -18,12 +18,14 @@ use std::time::Duration;
 /// program has a timer (`t := time.After(d)`), else channel 0.
 #[derive(Clone, Debug)]
 enum Op {
-    Lock(u8),
+    /// `m.Lock(); ...; m.Unlock()`
+    Locked(u8, Vec<Op>),
+    /// `rw.RLock(); ...; rw.RUnlock()`
+    RLocked(Vec<Op>),
+    /// `rw.Lock(); ...; rw.Unlock()`
+    WLocked(Vec<Op>),
+    /// A stray `m.Unlock()`.
     Unlock(u8),
-    RLock,
-    RUnlock,
-    WLock,
-    WUnlock,
     Send(u8),
     Recv(u8),
     Close(u8),
@@ -31,10 +33,9 @@ enum Op {
     Select(Vec<(u8, bool)>, bool),
     /// `if _, ok := try-receive(c); nothing { ... }`: code reached on some branches only.
     IfEmpty(u8, Vec<Op>),
-    Add(i8),
     Done,
     Wait,
-    /// `once.Do(func() { x = 1 })`
+    /// `once.Do(func() { x = v })`
     Once(u8),
     Write(u8),
     Read(u8),
@@ -45,6 +46,8 @@ struct Program {
     /// Capacities of channels 0 and 1 (0 or 1).
     caps: [usize; 2],
     timer: bool,
+    /// `wg.Add(n)` in main before the goroutines start.
+    wg: i64,
     main: Vec<Op>,
     goroutines: Vec<Vec<Op>>,
 }
@@ -57,25 +60,28 @@ fn leaf() -> impl Strategy<Value = Op> {
     )
         .prop_map(|(c, d)| Op::Select(c, d));
     prop_oneof![
-        1 => (0u8..2).prop_map(Op::Lock),
-        1 => (0u8..2).prop_map(Op::Unlock),
-        1 => prop_oneof![Just(Op::RLock), Just(Op::RUnlock), Just(Op::WLock), Just(Op::WUnlock)],
-        3 => ch.clone().prop_map(Op::Send),
-        3 => ch.clone().prop_map(Op::Recv),
+        4 => ch.clone().prop_map(Op::Send),
+        4 => ch.clone().prop_map(Op::Recv),
         1 => ch.clone().prop_map(Op::Close),
-        4 => select,
-        1 => prop_oneof![(1i8..3).prop_map(Op::Add), Just(Op::Done), Just(Op::Wait)],
+        5 => select,
+        1 => (0u8..2).prop_map(Op::Unlock),
+        1 => prop_oneof![Just(Op::Done), Just(Op::Wait)],
         1 => (0u8..2).prop_map(Op::Once),
-        1 => (0u8..2).prop_map(Op::Write),
-        1 => (0u8..2).prop_map(Op::Read),
+        2 => (0u8..2).prop_map(Op::Write),
+        2 => (0u8..2).prop_map(Op::Read),
     ]
 }
 
-/// Selects behind a branch are what a pilot execution can miss.
+/// Compound statements hold leaves. Selects behind a branch are what a pilot
+/// execution can miss.
 fn op() -> impl Strategy<Value = Op> {
+    let body = || prop::collection::vec(leaf(), 1..=2);
     prop_oneof![
-        4 => leaf(),
-        1 => (0u8..3, prop::collection::vec(leaf(), 1..=2)).prop_map(|(c, b)| Op::IfEmpty(c, b)),
+        8 => leaf(),
+        2 => (0u8..2, body()).prop_map(|(m, b)| Op::Locked(m, b)),
+        1 => body().prop_map(Op::RLocked),
+        1 => body().prop_map(Op::WLocked),
+        3 => (0u8..3, body()).prop_map(|(c, b)| Op::IfEmpty(c, b)),
     ]
 }
 
@@ -83,12 +89,14 @@ fn program() -> impl Strategy<Value = Program> {
     (
         (0usize..2, 0usize..2),
         any::<bool>(),
+        0i64..3,
         prop::collection::vec(op(), 0..=2),
         prop::collection::vec(prop::collection::vec(op(), 1..=3), 1..=2),
     )
-        .prop_map(|((a, b), timer, main, goroutines)| Program {
+        .prop_map(|((a, b), timer, wg, main, goroutines)| Program {
             caps: [a, b],
             timer,
+            wg,
             main,
             goroutines,
         })
@@ -123,12 +131,22 @@ fn exec(go: &Go, env: &Env, who: u8, ops: &[Op]) {
     for (i, op) in ops.iter().enumerate() {
         let v = who * 10 + i as u8;
         match op {
-            Op::Lock(m) => env.mutexes[*m as usize].lock(),
+            Op::Locked(m, body) => {
+                env.mutexes[*m as usize].lock();
+                exec(go, env, who, body);
+                env.mutexes[*m as usize].unlock();
+            }
+            Op::RLocked(body) => {
+                env.rw.rlock();
+                exec(go, env, who, body);
+                env.rw.runlock();
+            }
+            Op::WLocked(body) => {
+                env.rw.lock();
+                exec(go, env, who, body);
+                env.rw.unlock();
+            }
             Op::Unlock(m) => env.mutexes[*m as usize].unlock(),
-            Op::RLock => env.rw.rlock(),
-            Op::RUnlock => env.rw.runlock(),
-            Op::WLock => env.rw.lock(),
-            Op::WUnlock => env.rw.unlock(),
             Op::Send(c) => match env.timer(*c) {
                 Some(t) => t.send(()),
                 None => env.chan(*c).send(v),
@@ -175,7 +193,6 @@ fn exec(go: &Go, env: &Env, who: u8, ops: &[Op]) {
                     exec(go, env, who, body);
                 }
             }
-            Op::Add(n) => env.wg.add(*n as i64),
             Op::Done => env.wg.done(),
             Op::Wait => env.wg.wait(),
             Op::Once(x) => env.once.run(|| env.vars[*x as usize].set(v)),
@@ -199,6 +216,9 @@ fn model(p: &Program) -> ModelFn {
             once: go.once("once"),
             vars: vec![go.var("x0", 0u8), go.var("x1", 0u8)],
         };
+        if p.wg > 0 {
+            env.wg.add(p.wg);
+        }
         for (i, ops) in p.goroutines.iter().enumerate() {
             let (env, ops) = (env.clone(), ops.clone());
             go.go(&format!("g{}", i + 1), move |go| {
@@ -218,7 +238,7 @@ fn bounds() -> Bounds {
     }
 }
 
-fn loom() -> Engine {
+fn loom_engine() -> Engine {
     Engine::Loom {
         preemption_bound: None,
         max_branches: 10_000,
@@ -231,7 +251,7 @@ fn both(p: &Program) -> Option<(Census, Census)> {
     let t = std::time::Instant::now();
     let dfs = census(&Engine::Dfs, &bounds(), m.clone()).expect("dfs ran");
     let t1 = t.elapsed();
-    let loom = census(&loom(), &bounds(), m).expect("loom ran");
+    let loom = census(&loom_engine(), &bounds(), m).expect("loom ran");
     if std::env::var_os("STALEMATE_DIFF_VERBOSE").is_some() {
         eprintln!(
             "dfs {} {:?} {t1:?} / loom {} {:?} {:?}",
@@ -247,10 +267,33 @@ fn both(p: &Program) -> Option<(Census, Census)> {
 }
 
 /// Loom and DFS agree on `p`; the error says how they differ.
+///
+/// Two loom configurations are checked: the census (it goes on past violations) must
+/// reach exactly DFS's violations and outcomes, and the exploration that ships (it
+/// stops at the first violation) must give DFS's verdict, with one of its violations.
 fn agree(p: &Program) -> Result<bool, String> {
     let Some((dfs, loom)) = both(p) else {
         return Ok(false);
     };
+    let first = explore(&loom_engine(), &bounds(), model(p), None).expect("loom ran");
+    match (&first.finding, first.explored.stop) {
+        (Some(f), _) => {
+            let k = f.violation().property.key();
+            if !dfs.violations.contains(&k) {
+                return Err(format!(
+                    "loom found {k}, which dfs never reaches ({:?})",
+                    dfs.violations
+                ));
+            }
+        }
+        (None, stalemate::Stop::Exhausted) if !dfs.violations.is_empty() => {
+            return Err(format!(
+                "loom passed in {} executions; dfs reaches {:?}",
+                first.explored.executions, dfs.violations
+            ));
+        }
+        _ => {}
+    }
     if dfs.violations != loom.violations {
         return Err(format!(
             "violations differ: dfs {:?}, loom {:?} (groups {:?})",

@@ -47,6 +47,9 @@ pub(crate) struct Options {
     pub shared: Arc<BTreeMap<String, usize>>,
     /// Record `Execution::joint` (the pilot execution only).
     pub record_joint: bool,
+    /// The exploration goes on past violations (`explore::census`): make each one
+    /// visible to loom (see `World::fail_with`).
+    pub census: bool,
 }
 
 /// What one execution produced.
@@ -73,18 +76,20 @@ pub(crate) struct World {
     shared: Arc<BTreeMap<String, usize>>,
     /// This execution's point of each group of `shared`, made on first use.
     group_points: Mutex<BTreeMap<usize, Arc<Point>>>,
-    /// The process: a violation ends it for every goroutine (see `fail_with`).
-    fate: Point,
+    /// The process, in a census under loom: a violation ends it for every goroutine
+    /// (see `fail_with`).
+    fate: Option<Point>,
 }
 
 impl World {
     pub(crate) fn new(kind: Kind, opts: Options) -> Arc<World> {
+        let fate = (kind == Kind::Loom && opts.census).then(|| Point::new(kind));
         Arc::new(World {
             kind,
             shared: opts.shared.clone(),
             st: Mutex::new(State::new(opts)),
             group_points: Mutex::new(BTreeMap::new()),
-            fate: Point::new(kind),
+            fate,
         })
     }
 
@@ -142,15 +147,15 @@ impl World {
             // channel closed under it) only takes what was handed to it: the goroutine that
             // changed the shared state touched the object then, and made this one's
             // happens-before update (`State::hand_off`). Its step reads and writes only its
-            // own fields, so it needs no scheduling point.
+            // own fields, so it touches no object.
             let handed = self.lock().gors[me].handed();
             if !handed {
                 self.touch(objs);
-                if self.kind == Kind::Loom {
-                    // Whether the process still runs (see `fail_with`), read before the
-                    // world's own abort flag, which loom cannot see.
-                    self.fate.read();
-                }
+            }
+            if let Some(f) = &self.fate {
+                // Every step reads whether the process still runs (see `fail_with`),
+                // before it reads the world's own abort flag, which loom cannot see.
+                f.read();
             }
             if !self.await_turn(me) {
                 unwind();
@@ -225,7 +230,7 @@ impl World {
                 points.push(&o.point);
             }
         }
-        if self.kind == Kind::Loom && points.len() > 1 {
+        if std::env::var_os("NOGROUP").is_none() && self.kind == Kind::Loom && points.len() > 1 {
             let mut st = self.lock();
             let names = objs.iter().map(|o| st.oname(o.id).to_string()).collect();
             st.joint.insert(names);
@@ -253,15 +258,18 @@ impl World {
 
     /// Fails the execution with a violation found by the step just recorded.
     ///
-    /// Under loom the violation takes effect at a touch of `fate`, which every step
-    /// reads: two violations in independent steps then conflict, so loom explores
-    /// each of them first, as a process that dies at its first fault can. (A failing
-    /// step changes nothing shared before this, so steps that run in between see the
-    /// state as it was.)
+    /// An abort changes what every other goroutine does next, through a flag loom
+    /// cannot see. That is sound while the exploration stops at its first violation: no
+    /// choice loom makes ever depends on what follows an abort. A census goes on, so
+    /// there the violation takes effect at a touch of `fate`, which every step reads:
+    /// two violations in independent steps then conflict, and loom explores each of
+    /// them first, as a process that dies at its first fault can. (A failing step
+    /// changes nothing shared before this, so steps that run in between see the state
+    /// as it was.)
     pub(crate) fn fail_with(&self, v: Violation) -> ! {
-        if self.kind == Kind::Loom {
+        if let Some(f) = &self.fate {
             self.flush();
-            self.fate.touch();
+            f.touch();
         }
         let mut st = self.lock();
         st.fail(v);

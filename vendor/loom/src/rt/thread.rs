@@ -152,6 +152,9 @@ impl Thread {
 
     pub(crate) fn unpark(&mut self, unparker: &Thread) {
         self.causality.join(&unparker.causality);
+        if std::env::var_os("LOOM_PATCH").is_some() && self.is_blocked() {
+            self.dpor_vv.join(&unparker.dpor_vv);
+        }
         self.set_unparked();
     }
 
