@@ -242,7 +242,6 @@ fn drive(
     };
     // Only loom's DPOR reads points as conflicts; shuttle's schedulers stay as they are.
     let mut joints = match kind {
-        Kind::Loom if std::env::var_os("NOGROUP").is_some() => BTreeSet::new(),
         Kind::Loom => pilot_joints(&model, bounds)?,
         Kind::Shuttle => BTreeSet::new(),
     };

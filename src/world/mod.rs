@@ -230,7 +230,7 @@ impl World {
                 points.push(&o.point);
             }
         }
-        if std::env::var_os("NOGROUP").is_none() && self.kind == Kind::Loom && points.len() > 1 {
+        if self.kind == Kind::Loom && points.len() > 1 {
             let mut st = self.lock();
             let names = objs.iter().map(|o| st.oname(o.id).to_string()).collect();
             st.joint.insert(names);

@@ -152,7 +152,13 @@ impl Thread {
 
     pub(crate) fn unpark(&mut self, unparker: &Thread) {
         self.causality.join(&unparker.causality);
-        if std::env::var_os("LOOM_PATCH").is_some() && self.is_blocked() {
+        // stalemate patch: a parked thread runs again only because of this unpark,
+        // so everything it does next happens after what the unparker did. Telling
+        // DPOR so stops it from treating the woken thread's next accesses as racing
+        // with the unparker's, where the woken thread was disabled and loom's answer
+        // is to explore every thread. (An unpark of a running thread leaves a token
+        // and no ordering.) See vendor/PATCHES.md.
+        if self.is_blocked() {
             self.dpor_vv.join(&unparker.dpor_vv);
         }
         self.set_unparked();
