@@ -130,38 +130,33 @@ fn a_hand_off_orders_at_the_handers_step() {
     });
 }
 
+/// `g1: x = 1; <-c0` and `main: c0 <- 5; read x`, with `c0` of capacity `cap`.
+fn write_receive_send_read(cap: usize) -> impl Fn(&Go) + Send + Sync + 'static {
+    move |go| {
+        let c0 = go.chan::<u8>("c0", cap);
+        let x = go.var("x", 0u8);
+        let (a, x1) = (c0.clone(), x.clone());
+        go.go("g1", move |_| {
+            x1.set(1);
+            a.recv();
+        });
+        c0.send(5);
+        x.get();
+    }
+}
+
 /// Go's memory model: a receive on an unbuffered channel happens before the send
 /// completes, so the write is ordered before main's read. Every engine used to report
 /// a race here.
 #[test]
 fn an_unbuffered_receive_happens_before_its_send_completes() {
-    expect("pass", |go| {
-        let c0 = go.chan::<u8>("c0", 0);
-        let x = go.var("x", 0u8);
-        let (a, x1) = (c0.clone(), x.clone());
-        go.go("g1", move |_| {
-            x1.set(1);
-            a.recv();
-        });
-        c0.send(5);
-        x.get();
-    });
+    expect("pass", write_receive_send_read(0));
 }
 
 /// The buffered case is not ordered that way in Go: the race is still reported.
 #[test]
 fn a_buffered_receive_does_not_order_the_send() {
-    expect("data-race", |go| {
-        let c0 = go.chan::<u8>("c0", 1);
-        let x = go.var("x", 0u8);
-        let (a, x1) = (c0.clone(), x.clone());
-        go.go("g1", move |_| {
-            x1.set(1);
-            a.recv();
-        });
-        c0.send(5);
-        x.get();
-    });
+    expect("data-race", write_receive_send_read(1));
 }
 
 /// Once found missing under the patched loom: loom and DFS must reach the same
