@@ -1,5 +1,7 @@
 //! The differential test that gates every reduction: proptest generates small Go
-//! programs, and loom with no bound (stalemate's proof engine, with every reduction it
+//! programs (every primitive: mutexes, RWMutexes, channels of capacity 0 and 1, nil
+//! channels, close, selects with and without default, `select {}`, selects behind a
+//! branch, WaitGroups, Once, sync.Cond, a timer, plain variables), and loom with no bound (stalemate's proof engine, with every reduction it
 //! uses) must reach exactly what exhaustive shuttle-dfs (no reduction) reaches: the same
 //! verdict, the same violation kinds, the same outcomes of clean executions.
 //!
@@ -9,13 +11,13 @@
 use proptest::prelude::*;
 use proptest::test_runner::{Config, RngSeed, TestRunner};
 use stalemate::explore::{Bounds, Census, Engine, ModelFn, census, explore};
-use stalemate::go::{Chan, Go, Mutex, Once, RwMutex, TryRecv, Var, WaitGroup};
+use stalemate::go::{Chan, Cond, Go, Mutex, Once, RwMutex, TryRecv, Var, WaitGroup};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 use std::time::Duration;
 
 /// One Go statement of a generated program. Channel 2 is the timer's channel when the
-/// program has a timer (`t := time.After(d)`), else channel 0.
+/// program has a timer (`t := time.After(d)`), else channel 0; channel 3 is nil.
 #[derive(Clone, Debug)]
 enum Op {
     /// `m.Lock(); ...; m.Unlock()`
@@ -39,6 +41,12 @@ enum Op {
     Once(u8),
     Write(u8),
     Read(u8),
+    /// `cond.Wait()`, on `sync.NewCond(&m0)`.
+    CondWait,
+    Signal,
+    Broadcast,
+    /// `select {}`
+    Forever,
 }
 
 #[derive(Clone, Debug)]
@@ -53,7 +61,7 @@ struct Program {
 }
 
 fn leaf() -> impl Strategy<Value = Op> {
-    let ch = 0u8..3;
+    let ch = prop_oneof![6 => 0u8..3, 1 => Just(3u8)];
     let select = (
         prop::collection::vec((ch.clone(), any::<bool>()), 2..=3),
         any::<bool>(),
@@ -69,6 +77,8 @@ fn leaf() -> impl Strategy<Value = Op> {
         1 => (0u8..2).prop_map(Op::Once),
         2 => (0u8..2).prop_map(Op::Write),
         2 => (0u8..2).prop_map(Op::Read),
+        2 => prop_oneof![Just(Op::CondWait), Just(Op::Signal), Just(Op::Broadcast)],
+        1 => Just(Op::Forever),
     ]
 }
 
@@ -123,9 +133,11 @@ impl Program {
 /// The objects a program's goroutines share.
 #[derive(Clone)]
 struct Env {
+    /// Channels 0 and 1, then the nil channel.
     chans: Vec<Chan<u8>>,
     /// `time.After`'s channel, as channel 2.
     timer: Option<Chan<()>>,
+    cond: Cond,
     mutexes: Vec<Mutex>,
     rw: RwMutex,
     wg: WaitGroup,
@@ -135,7 +147,10 @@ struct Env {
 
 impl Env {
     fn chan(&self, c: u8) -> &Chan<u8> {
-        &self.chans[c as usize % 2]
+        match c {
+            3 => &self.chans[2],
+            c => &self.chans[c as usize % 2],
+        }
     }
 
     fn timer(&self, c: u8) -> Option<&Chan<()>> {
@@ -218,6 +233,12 @@ fn exec(go: &Go, env: &Env, who: u8, ops: &[Op]) {
             Op::Read(x) => {
                 env.vars[*x as usize].get();
             }
+            Op::CondWait => env.cond.wait(),
+            Op::Signal => env.cond.signal(),
+            Op::Broadcast => env.cond.broadcast(),
+            Op::Forever => {
+                go.select().wait();
+            }
         }
     }
 }
@@ -225,10 +246,16 @@ fn exec(go: &Go, env: &Env, who: u8, ops: &[Op]) {
 fn model(p: &Program) -> ModelFn {
     let p = p.clone();
     Arc::new(move |go: &Go| {
+        let mutexes = vec![go.mutex("m0"), go.mutex("m1")];
         let env = Env {
-            chans: vec![go.chan::<u8>("c0", p.caps[0]), go.chan("c1", p.caps[1])],
+            chans: vec![
+                go.chan::<u8>("c0", p.caps[0]),
+                go.chan("c1", p.caps[1]),
+                go.nil_chan("nil"),
+            ],
             timer: p.timer.then(|| go.after("t")),
-            mutexes: vec![go.mutex("m0"), go.mutex("m1")],
+            cond: go.cond("cond", &mutexes[0]),
+            mutexes,
             rw: go.rwmutex("rw"),
             wg: go.waitgroup("wg"),
             once: go.once("once"),

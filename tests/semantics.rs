@@ -555,3 +555,109 @@ fn channels_selected_together_share_one_loom_point_and_stay_ordered() {
     let o = explore(&Engine::Random { seed: 7 }, &bounds(), model, None).unwrap();
     assert!(o.shared.is_empty());
 }
+
+/// `mu.Lock(); for !ready { cond.Wait() }; mu.Unlock()` against a goroutine that sets
+/// `ready` and signals (or broadcasts) under the lock.
+fn cond_handshake(go: &Go, waiters: usize, broadcast: bool) {
+    let mu = go.mutex("mu");
+    let cond = go.cond("queue.cond", &mu);
+    let ready = stalemate::go::Data::new(false);
+    let wg = go.waitgroup("wg");
+    wg.add(waiters as i64);
+    for i in 0..waiters {
+        let (mu, cond, ready, wg) = (mu.clone(), cond.clone(), ready.clone(), wg.clone());
+        go.go(&format!("waiter{}", i + 1), move |_| {
+            mu.lock();
+            while !ready.get() {
+                cond.wait();
+            }
+            mu.unlock();
+            wg.done();
+        });
+    }
+    mu.lock();
+    ready.set(true);
+    if broadcast {
+        cond.broadcast();
+    } else {
+        cond.signal();
+    }
+    mu.unlock();
+    wg.wait();
+}
+
+#[test]
+fn cond_wait_unlocks_parks_and_relocks() {
+    expect("pass", |go| cond_handshake(go, 1, false));
+    expect("pass", |go| cond_handshake(go, 2, true));
+    // Signal wakes one waiter only: with two, the other waits forever. (DFS meets it
+    // only after more schedules than this suite's budget; the others find it.)
+    let searches = engines()
+        .into_iter()
+        .filter(|e| *e != Engine::Dfs)
+        .collect();
+    let m = expect_on(searches, "deadlock", |go| cond_handshake(go, 2, false));
+    assert!(
+        m.contains("waits on Cond queue.cond, main (signals it)"),
+        "{m}"
+    );
+}
+
+#[test]
+fn a_signal_with_nobody_waiting_is_lost() {
+    // No predicate loop: a Signal that comes before the Wait is lost, as in Go.
+    let m = expect("deadlock", |go| {
+        let mu = go.mutex("mu");
+        let cond = go.cond("queue.cond", &mu);
+        let c = cond.clone();
+        go.go("signaller", move |_| c.signal());
+        mu.lock();
+        cond.wait();
+        mu.unlock();
+    });
+    assert!(
+        m.contains("main waits on Cond queue.cond (signalled by nobody)"),
+        "{m}"
+    );
+    // Wait without holding the lock unlocks an unlocked mutex: Go's fatal error.
+    expect("fault:unlock-of-unlocked-mutex", |go| {
+        let mu = go.mutex("mu");
+        go.cond("c", &mu).wait();
+    });
+}
+
+#[test]
+fn nil_channels_block_forever_and_are_never_ready_in_a_select() {
+    let m = expect("deadlock", |go| {
+        go.nil_chan::<u8>("c").recv();
+    });
+    assert!(
+        m.contains("main waits for receive from nil channel c (blocks forever)"),
+        "{m}"
+    );
+    // A nil case never fires; the ready one does.
+    expect("pass", |go| {
+        let (n, a) = (go.nil_chan::<u8>("n"), go.chan::<u8>("a", 1));
+        a.send(1);
+        let f = go.select().send(&n, 7).recv(&n).recv(&a).wait();
+        go.check("took a", f.index == Some(2), || format!("{:?}", f.index));
+        let d = go.select().recv(&n).default().wait();
+        go.check("default", d.index.is_none(), || format!("{:?}", d.index));
+    });
+    expect("fault:close-of-nil-channel", |go| {
+        go.nil_chan::<u8>("c").close()
+    });
+}
+
+#[test]
+fn an_empty_select_blocks_forever() {
+    let m = expect("leak", |go| {
+        go.go("idle", |go| {
+            go.select().wait();
+        });
+    });
+    assert!(
+        m.contains("idle waits for select {} (blocks forever)"),
+        "{m}"
+    );
+}

@@ -4,7 +4,9 @@
 //! (Go's direct hand-off), so a rendezvous sender blocks until a receiver has the value.
 
 use super::{Go, Obj};
-use crate::world::{Attempt, Chan as ChanState, Dir, Fault, Gid, ObjKind, Oid, State, Val, Wait};
+use crate::world::{
+    Attempt, Chan as ChanState, Dir, Fault, Gid, ObjKind, Oid, State, Val, Wait, World,
+};
 use std::collections::{BTreeSet, VecDeque};
 use std::marker::PhantomData;
 use std::sync::Arc;
@@ -35,7 +37,18 @@ pub enum TryRecv<T> {
 impl Go {
     /// `make(chan T, cap)`.
     pub fn chan<T: Send + 'static>(&self, name: &str, cap: usize) -> Chan<T> {
+        self.make_chan(name, cap, false)
+    }
+
+    /// `var c chan T`: a nil channel. Sending or receiving blocks forever, a select
+    /// never picks its case, and closing it is a fault.
+    pub fn nil_chan<T: Send + 'static>(&self, name: &str) -> Chan<T> {
+        self.make_chan(name, 0, true)
+    }
+
+    fn make_chan<T: Send + 'static>(&self, name: &str, cap: usize, nil: bool) -> Chan<T> {
         let c = ChanState {
+            nil,
             cap,
             buf: VecDeque::new(),
             closed: false,
@@ -50,12 +63,13 @@ impl Go {
         }
     }
 
-    /// A `select` statement: add cases, then `wait`.
+    /// A `select` statement: add cases, then `wait`. With no case and no default it is
+    /// `select {}`, which blocks forever.
     pub fn select(&self) -> Select<'_> {
         Select {
+            go: self,
             cases: Vec::new(),
             default: false,
-            _go: PhantomData,
         }
     }
 }
@@ -63,23 +77,23 @@ impl Go {
 impl<T: Send + 'static> Chan<T> {
     /// `ch <- v`
     pub fn send(&self, v: T) {
-        let f = run(&[Case::send(self, v)], false);
+        let f = run(&self.o.w, &[Case::send(self, v)], false);
         debug_assert_eq!(f.index, Some(0));
     }
 
     /// `v, ok := <-ch`: `None` once the channel is closed and drained.
     pub fn recv(&self) -> Option<T> {
-        run(&[Case::recv(self)], false).take()
+        run(&self.o.w, &[Case::recv(self)], false).take()
     }
 
     /// `select { case ch <- v: return true; default: return false }`
     pub fn try_send(&self, v: T) -> bool {
-        run(&[Case::send(self, v)], true).index.is_some()
+        run(&self.o.w, &[Case::send(self, v)], true).index.is_some()
     }
 
     /// `select { case v, ok := <-ch: ...; default: ... }`
     pub fn try_recv(&self) -> TryRecv<T> {
-        let mut f = run(&[Case::recv(self)], true);
+        let mut f = run(&self.o.w, &[Case::recv(self)], true);
         match (f.index, f.take::<T>()) {
             (None, _) => TryRecv::Empty,
             (Some(_), Some(v)) => TryRecv::Value(v),
@@ -93,6 +107,9 @@ impl<T: Send + 'static> Chan<T> {
         o.w.op(&[o], |st, me| {
             let name = st.oname(o.id).to_string();
             let c = chan(st, o.id);
+            if c.nil {
+                return Attempt::Fault(Fault::CloseOfNilChannel, format!("close {name}: nil"));
+            }
             if c.closed {
                 return Attempt::Fault(
                     Fault::CloseOfClosedChannel,
@@ -148,9 +165,9 @@ impl<'a> Case<'a> {
 
 /// A select under construction.
 pub struct Select<'a> {
+    go: &'a Go,
     cases: Vec<Case<'a>>,
     default: bool,
-    _go: PhantomData<&'a Go>,
 }
 
 impl<'a> Select<'a> {
@@ -175,7 +192,7 @@ impl<'a> Select<'a> {
     /// Runs the select. Of several ready cases, the first in the order written fires
     /// (Go picks at random; the engines still explore every order of readiness).
     pub fn wait(self) -> Fired {
-        run(&self.cases, self.default)
+        run(&self.go.w, &self.cases, self.default)
     }
 }
 
@@ -215,11 +232,20 @@ fn take_offer(st: &mut State, g: Gid, case: usize) -> Val {
 fn describe(st: &State, cases: &[Case<'_>], default: bool) -> String {
     let parts: Vec<String> = cases
         .iter()
-        .map(|c| match c.dir() {
-            Dir::Send => format!("send on {}", st.oname(c.o.id)),
-            Dir::Recv => format!("receive from {}", st.oname(c.o.id)),
+        .map(|c| {
+            let nil = match &st.objs[c.o.id].kind {
+                ObjKind::Chan(ch) if ch.nil => " (nil)",
+                _ => "",
+            };
+            match c.dir() {
+                Dir::Send => format!("send on {}{nil}", st.oname(c.o.id)),
+                Dir::Recv => format!("receive from {}{nil}", st.oname(c.o.id)),
+            }
         })
         .collect();
+    if cases.is_empty() && !default {
+        return "select {}".to_string();
+    }
     if cases.len() == 1 && !default {
         parts[0].clone()
     } else {
@@ -228,8 +254,7 @@ fn describe(st: &State, cases: &[Case<'_>], default: bool) -> String {
     }
 }
 
-fn run(cases: &[Case<'_>], default: bool) -> Fired {
-    let w = &cases[0].o.w;
+fn run(w: &World, cases: &[Case<'_>], default: bool) -> Fired {
     let objs: Vec<&Obj> = cases.iter().map(|c| c.o).collect();
     let (index, value) = w.op(&objs, |st, me| {
         let what = describe(st, cases, default);
@@ -254,6 +279,9 @@ fn run(cases: &[Case<'_>], default: bool) -> Fired {
         }
         for (i, case) in cases.iter().enumerate() {
             let id = case.o.id;
+            if chan(st, id).nil {
+                continue;
+            }
             let name = st.oname(id).to_string();
             let tag = if cases.len() > 1 {
                 format!("{what}: case {} ", i + 1)
@@ -335,6 +363,10 @@ fn run(cases: &[Case<'_>], default: bool) -> Fired {
         let mut waits = Vec::new();
         for (i, case) in cases.iter().enumerate() {
             let id = case.o.id;
+            waits.push((id, case.dir()));
+            if chan(st, id).nil {
+                continue;
+            }
             match &case.send {
                 Some(slot) => {
                     chan(st, id).sendq.push_back((me, i));
@@ -344,7 +376,6 @@ fn run(cases: &[Case<'_>], default: bool) -> Fired {
                 }
                 None => chan(st, id).recvq.push_back((me, i)),
             }
-            waits.push((id, case.dir()));
         }
         Attempt::Block(Wait::Chan(waits), format!("{what}: waits"))
     });

@@ -10,7 +10,7 @@ mod time;
 mod var;
 
 pub use chan::{Chan, Fired, Select, TryRecv};
-pub use sync::{Mutex, Once, RwMutex, WaitGroup};
+pub use sync::{Cond, Locker, Mutex, Once, RwMutex, WaitGroup};
 pub use time::Ticker;
 pub use var::Var;
 

@@ -1,7 +1,8 @@
-//! sync.Mutex, sync.RWMutex, sync.WaitGroup, sync.Once.
+//! sync.Mutex, sync.RWMutex, sync.WaitGroup, sync.Once, sync.Cond.
 
 use super::{Go, Obj};
 use crate::world::{Attempt, Fault, Gid, Gor, Holder, ObjKind, OnceState, State, Wait};
+use std::collections::{BTreeSet, VecDeque};
 use std::sync::Arc;
 
 fn holder(st: &State, me: Gid) -> Holder {
@@ -353,5 +354,145 @@ impl Once {
                 Attempt::Done((), format!("once {name}: done"))
             });
         }
+    }
+}
+
+/// What a [`Cond`] locks around `Wait`: Go's `sync.Locker`.
+#[derive(Clone)]
+pub enum Locker {
+    Mutex(Mutex),
+    /// The write lock of an RWMutex.
+    RwMutex(RwMutex),
+}
+
+impl From<&Mutex> for Locker {
+    fn from(m: &Mutex) -> Locker {
+        Locker::Mutex(m.clone())
+    }
+}
+
+impl From<&RwMutex> for Locker {
+    fn from(m: &RwMutex) -> Locker {
+        Locker::RwMutex(m.clone())
+    }
+}
+
+impl Locker {
+    pub fn lock(&self) {
+        match self {
+            Locker::Mutex(m) => m.lock(),
+            Locker::RwMutex(m) => m.lock(),
+        }
+    }
+
+    pub fn unlock(&self) {
+        match self {
+            Locker::Mutex(m) => m.unlock(),
+            Locker::RwMutex(m) => m.unlock(),
+        }
+    }
+}
+
+/// Go's `sync.Cond` (`sync.NewCond(l)`). `Wait` takes its place in line, unlocks `l`,
+/// parks until signalled and locks `l` again, as Go's does; a `Signal` with nobody in
+/// line is lost.
+#[derive(Clone)]
+pub struct Cond {
+    o: Arc<Obj>,
+    l: Locker,
+}
+
+impl Go {
+    pub fn cond(&self, name: &str, l: impl Into<Locker>) -> Cond {
+        let kind = ObjKind::Cond {
+            waiting: Default::default(),
+            signalled: Default::default(),
+            signallers: Default::default(),
+        };
+        Cond {
+            o: self.obj(name, kind),
+            l: l.into(),
+        }
+    }
+}
+
+fn cond_state(st: &mut State, o: usize) -> (&mut VecDeque<Gid>, &mut BTreeSet<Gid>) {
+    match &mut st.objs[o].kind {
+        ObjKind::Cond {
+            waiting, signalled, ..
+        } => (waiting, signalled),
+        _ => unreachable!("not a Cond"),
+    }
+}
+
+impl Cond {
+    /// `c.L`: the locker.
+    pub fn locker(&self) -> &Locker {
+        &self.l
+    }
+
+    /// `c.Wait()`. As in Go, the caller must hold `c.L`.
+    pub fn wait(&self) {
+        let o = &self.o;
+        o.w.op(&[o], |st, me| {
+            let name = st.oname(o.id).to_string();
+            cond_state(st, o.id).0.push_back(me);
+            Attempt::Done((), format!("wait {name}: in line; unlocks its locker"))
+        });
+        self.l.unlock();
+        o.w.op(&[o], |st, me| {
+            let name = st.oname(o.id).to_string();
+            if std::mem::take(&mut st.gors[me].granted) {
+                return Attempt::Done((), format!("wait {name}: signalled"));
+            }
+            if cond_state(st, o.id).1.remove(&me) {
+                return Attempt::Done((), format!("wait {name}: signalled before it parked"));
+            }
+            Attempt::Block(Wait::Cond(o.id), format!("wait {name}: parks"))
+        });
+        self.l.lock();
+    }
+
+    /// `c.Signal()`: wakes the first goroutine in line, if any.
+    pub fn signal(&self) {
+        self.notify(false)
+    }
+
+    /// `c.Broadcast()`: wakes every goroutine in line.
+    pub fn broadcast(&self) {
+        self.notify(true)
+    }
+
+    fn notify(&self, all: bool) {
+        let o = &self.o;
+        o.w.op(&[o], |st, me| {
+            let name = st.oname(o.id).to_string();
+            let verb = if all { "broadcast" } else { "signal" };
+            if let ObjKind::Cond { signallers, .. } = &mut st.objs[o.id].kind {
+                signallers.insert(me);
+            }
+            let (waiting, _) = cond_state(st, o.id);
+            let n = if all {
+                waiting.len()
+            } else {
+                waiting.len().min(1)
+            };
+            let woken: Vec<Gid> = waiting.drain(..n).collect();
+            if woken.is_empty() {
+                return Attempt::Done((), format!("{verb} {name}: nobody waits (lost)"));
+            }
+            for &g in &woken {
+                // A goroutine already parked is handed its wake-up; one between its
+                // place in line and its park finds it when it gets there.
+                if matches!(st.gors[g].wait, Some(Wait::Cond(c)) if c == o.id) {
+                    st.gors[g].granted = true;
+                    st.hand_off(g, o.id);
+                } else {
+                    cond_state(st, o.id).1.insert(g);
+                }
+            }
+            let names: Vec<&str> = woken.iter().map(|&g| st.name(g)).collect();
+            Attempt::Done((), format!("{verb} {name}: wakes {}", names.join(", ")))
+        })
     }
 }

@@ -71,6 +71,15 @@ fn edges(st: &State, g: Gid) -> Vec<(Gid, String)> {
             }
         }
         Wait::Group(_) => {}
+        Wait::Cond(o) => {
+            if let ObjKind::Cond { signallers, .. } = &st.objs[*o].kind {
+                for &p in signallers {
+                    if p != g && st.gors[p].status != Status::Done {
+                        out.push((p, format!("{} (signals it)", st.name(p))));
+                    }
+                }
+            }
+        }
         Wait::Chan(cases) => {
             for (o, dir) in cases {
                 if let ObjKind::Chan(c) = &st.objs[*o].kind {
@@ -106,6 +115,8 @@ fn what(st: &State, w: &Wait) -> String {
             format!("WaitGroup {} (counter {n})", st.oname(*o))
         }
         Wait::Once(o) => format!("Once {}", st.oname(*o)),
+        Wait::Cond(o) => format!("Cond {}", st.oname(*o)),
+        Wait::Chan(cases) if cases.is_empty() => "select {} (blocks forever)".to_string(),
         Wait::Chan(cases) => {
             let one = |(o, d): &(Oid, Dir)| {
                 let c = match &st.objs[*o].kind {
@@ -113,6 +124,12 @@ fn what(st: &State, w: &Wait) -> String {
                     _ => unreachable!("channel wait on a non-channel"),
                 };
                 match d {
+                    Dir::Send if c.nil => {
+                        format!("send on nil channel {} (blocks forever)", st.oname(*o))
+                    }
+                    Dir::Recv if c.nil => {
+                        format!("receive from nil channel {} (blocks forever)", st.oname(*o))
+                    }
                     Dir::Send if c.cap == 0 => {
                         format!("send on channel {} (unbuffered)", st.oname(*o))
                     }
@@ -153,8 +170,15 @@ fn line(st: &State, g: Gid) -> String {
         ),
         (_, Some(w)) => {
             let es = edges(st, g);
+            let forever = |cases: &[(Oid, Dir)]| {
+                cases
+                    .iter()
+                    .all(|(o, _)| matches!(&st.objs[*o].kind, ObjKind::Chan(c) if c.nil))
+            };
             let by = if es.is_empty() {
                 match w {
+                    Wait::Cond(_) => " (signalled by nobody)".to_string(),
+                    Wait::Chan(cases) if forever(cases) => String::new(),
                     Wait::Chan(cases) => {
                         let sends = cases.iter().all(|c| c.1 == Dir::Send);
                         let peer = if sends { "received from" } else { "sent on" };
@@ -164,14 +188,19 @@ fn line(st: &State, g: Gid) -> String {
                 }
             } else {
                 let names: Vec<&str> = es.iter().map(|e| e.1.as_str()).collect();
-                let verb = if matches!(w, Wait::Chan(_)) {
+                let verb = if matches!(w, Wait::Chan(_) | Wait::Cond(_)) {
                     ""
                 } else {
                     "held by "
                 };
                 format!(", {verb}{}", names.join(", "))
             };
-            format!("{} waits for {}{by}", whose(st, g), what(st, w))
+            let on = if matches!(w, Wait::Cond(_)) {
+                "on"
+            } else {
+                "for"
+            };
+            format!("{} waits {on} {}{by}", whose(st, g), what(st, w))
         }
         _ => format!("{} is {:?}", st.name(g), st.gors[g].status),
     }

@@ -30,16 +30,18 @@ pub enum Fault {
     RUnlockOfUnlockedRwMutex,
     SendOnClosedChannel,
     CloseOfClosedChannel,
+    CloseOfNilChannel,
     NegativeWaitGroupCounter,
 }
 
 impl Fault {
-    pub const ALL: [Fault; 6] = [
+    pub const ALL: [Fault; 7] = [
         Fault::UnlockOfUnlockedMutex,
         Fault::UnlockOfUnlockedRwMutex,
         Fault::RUnlockOfUnlockedRwMutex,
         Fault::SendOnClosedChannel,
         Fault::CloseOfClosedChannel,
+        Fault::CloseOfNilChannel,
         Fault::NegativeWaitGroupCounter,
     ];
 
@@ -51,6 +53,7 @@ impl Fault {
             Fault::RUnlockOfUnlockedRwMutex => "runlock-of-unlocked-rwmutex",
             Fault::SendOnClosedChannel => "send-on-closed-channel",
             Fault::CloseOfClosedChannel => "close-of-closed-channel",
+            Fault::CloseOfNilChannel => "close-of-nil-channel",
             Fault::NegativeWaitGroupCounter => "negative-waitgroup-counter",
         }
     }
@@ -63,6 +66,7 @@ impl Fault {
             Fault::RUnlockOfUnlockedRwMutex => "fatal error: sync: RUnlock of unlocked RWMutex",
             Fault::SendOnClosedChannel => "panic: send on closed channel",
             Fault::CloseOfClosedChannel => "panic: close of closed channel",
+            Fault::CloseOfNilChannel => "panic: close of nil channel",
             Fault::NegativeWaitGroupCounter => "panic: sync: negative WaitGroup counter",
         }
     }
@@ -84,14 +88,19 @@ pub(crate) enum Wait {
     Chan(Vec<(Oid, Dir)>),
     Group(Oid),
     Once(Oid),
+    /// `sync.Cond.Wait`, parked until signalled.
+    Cond(Oid),
 }
 
 impl Wait {
     fn objects(&self) -> Vec<Oid> {
         match self {
-            Wait::Lock(o) | Wait::RLock(o) | Wait::WLock(o) | Wait::Group(o) | Wait::Once(o) => {
-                vec![*o]
-            }
+            Wait::Lock(o)
+            | Wait::RLock(o)
+            | Wait::WLock(o)
+            | Wait::Group(o)
+            | Wait::Once(o)
+            | Wait::Cond(o) => vec![*o],
             Wait::Chan(cases) => cases.iter().map(|c| c.0).collect(),
         }
     }
@@ -106,6 +115,8 @@ pub(crate) struct Holder {
 }
 
 pub(crate) struct Chan {
+    /// A nil channel (`var c chan T`): never ready, blocks forever.
+    pub nil: bool,
     pub cap: usize,
     pub buf: VecDeque<Val>,
     pub closed: bool,
@@ -140,6 +151,13 @@ pub(crate) enum ObjKind {
     },
     Once {
         state: OnceState,
+    },
+    /// `sync.Cond`: the goroutines that took a ticket in `Wait` and were not signalled
+    /// yet, in ticket order; those signalled before they parked; who ever signalled.
+    Cond {
+        waiting: std::collections::VecDeque<Gid>,
+        signalled: BTreeSet<Gid>,
+        signallers: BTreeSet<Gid>,
     },
     /// A plain shared variable: accesses are checked for data races.
     Var(VarState),
