@@ -469,7 +469,7 @@ fn race_checking_can_be_turned_off() {
 #[test]
 fn too_many_goroutines_for_loom_is_a_clear_error() {
     let model: ModelFn = Arc::new(|go: &Go| {
-        for i in 0..5 {
+        for i in 0..8 {
             go.go(&format!("g{i}"), |_| {});
         }
     });
@@ -482,7 +482,7 @@ fn too_many_goroutines_for_loom_is_a_clear_error() {
     assert_eq!(v.property.key(), "crash");
     assert!(
         v.message
-            .contains("loom runs at most 5 threads per execution, main included"),
+            .contains("loom runs at most 8 threads per execution, main included"),
         "{}",
         v.message
     );

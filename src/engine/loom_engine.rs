@@ -22,6 +22,7 @@ struct Halt(Stop);
 pub(crate) fn explore(cfg: &LoomConfig, budget: &Budget, body: Body) -> Result<Explored, String> {
     let count = Arc::new(AtomicU64::new(0));
     let mut builder = loom::model::Builder::new();
+    builder.max_threads = super::LOOM_MAX_THREADS;
     builder.preemption_bound = cfg.preemption_bound;
     builder.max_branches = cfg.max_branches;
     builder.max_permutations = None;
