@@ -19,6 +19,7 @@ const SEEDS: [u64; 8] = [1, 2, 3, 4, 5, 6, 7, 8];
 fn bounds(n: u64) -> Bounds {
     Bounds {
         check_races: true,
+        time: Default::default(),
         max_executions: n,
         max_steps: 10_000,
         time_limit: Duration::from_secs(600),

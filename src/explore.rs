@@ -2,7 +2,7 @@
 
 use crate::engine::{self, Budget, Explored, Kind, Stop};
 use crate::go::Go;
-use crate::world::{Execution, Gid, Options, World};
+use crate::world::{Execution, Gid, Options, TimeMode, World};
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 use std::sync::{Arc, Mutex};
@@ -77,6 +77,8 @@ pub struct Bounds {
     pub time_limit: Duration,
     /// Report unordered accesses to plain variables (`go.var`) as `data-race`.
     pub check_races: bool,
+    /// How timers, tickers and sleeps are placed among the other steps.
+    pub time: TimeMode,
 }
 
 /// A violating execution.
@@ -205,6 +207,7 @@ fn options(
         shared,
         record_joint: false,
         census: false,
+        time: bounds.time,
     }
 }
 

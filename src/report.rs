@@ -152,10 +152,22 @@ pub(crate) fn render(
     let _ = writeln!(o, "steps");
     let wn = steps.iter().map(|s| names[s.gid].len()).max().unwrap_or(0);
     let wf = steps.iter().map(|s| s.func.len()).max().unwrap_or(0);
+    // Virtual time mode: each step's virtual time, as its own column.
+    let at = |s: &Step| {
+        s.at.map_or(String::new(), |t| {
+            let t = if t.is_zero() {
+                "0s".into()
+            } else {
+                format!("{t:?}")
+            };
+            format!("{t:>8}  ")
+        })
+    };
     for (i, s) in steps.iter().enumerate() {
         let line = format!(
-            "{:>5}  {:<wn$}  {:<wf$}  {}",
+            "{:>5}  {}{:<wn$}  {:<wf$}  {}",
             i + 1,
+            at(s),
             names[s.gid],
             s.func,
             s.text
@@ -166,4 +178,48 @@ pub(crate) fn render(
     let _ = writeln!(o, "replay");
     let _ = write!(o, "  {replay}");
     o
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::report::Property;
+    use std::time::Duration;
+
+    #[test]
+    fn virtual_time_is_a_column_of_the_steps() {
+        let h = Header {
+            scenario: "s".into(),
+            path: "s.toml".into(),
+            model: "m".into(),
+            variant: "v".into(),
+            engine: "e".into(),
+            params: Vec::new(),
+            bounds: "b".into(),
+        };
+        let v = Violation::new(Property::Deadlock, "stuck".into());
+        let step = |gid, text: &str, at| Step {
+            gid,
+            func: "",
+            text: text.into(),
+            at,
+        };
+        let steps = [
+            step(0, "sleep 1s: until 1s", Some(Duration::ZERO)),
+            step(0, "sleep 1s: wakes", Some(Duration::from_secs(1))),
+        ];
+        let r = render(&h, &v, &steps, &["main".into()], "replay");
+        assert!(
+            r.contains("    1        0s  main    sleep 1s: until 1s"),
+            "{r}"
+        );
+        assert!(
+            r.contains("    2        1s  main    sleep 1s: wakes"),
+            "{r}"
+        );
+        // Without virtual time there is no column.
+        let plain = [step(0, "lock mu", None)];
+        let r = render(&h, &v, &plain, &["main".into()], "replay");
+        assert!(r.contains("    1  main    lock mu"), "{r}");
+    }
 }

@@ -17,6 +17,9 @@
 //! [checks]                            # optional
 //! data_race = true                    # races on plain variables (`go.var`) are violations
 //!
+//! [time]                              # optional
+//! mode = "any"                        # any: timers fire at any step; virtual: durations count
+//!
 //! [[engine]]
 //! kind = "loom"                       # loom | shuttle-random | shuttle-pct | shuttle-dfs
 //! preemption_bound = 2                # loom; omit for no bound (a proof)
@@ -28,7 +31,7 @@
 
 use crate::explore::{Bounds, Engine};
 use crate::models::{self, Model, Params};
-use crate::world::Fault;
+use crate::world::{Fault, TimeMode};
 use serde::Deserialize;
 use std::collections::BTreeMap;
 use std::fmt;
@@ -74,12 +77,15 @@ pub struct Scenario {
     pub time_limit: Duration,
     /// `[checks] data_race`: report races on plain variables (default true).
     pub check_races: bool,
+    /// `[time] mode`.
+    pub time: TimeMode,
 }
 
 impl Scenario {
     pub fn bounds(&self, spec: &EngineSpec) -> Bounds {
         Bounds {
             check_races: self.check_races,
+            time: self.time,
             max_executions: spec.iterations,
             max_steps: self.max_steps,
             time_limit: self.time_limit,
@@ -194,6 +200,7 @@ struct RawScenario {
     params: BTreeMap<Spanned<String>, Spanned<toml::Value>>,
     bounds: Option<RawBounds>,
     checks: Option<RawChecks>,
+    time: Option<RawTime>,
     engine: Option<Spanned<Vec<Spanned<RawEngine>>>>,
 }
 
@@ -208,6 +215,12 @@ struct RawBounds {
 #[serde(deny_unknown_fields)]
 struct RawChecks {
     data_race: Option<bool>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawTime {
+    mode: Option<Spanned<String>>,
 }
 
 #[derive(Deserialize)]
@@ -336,6 +349,21 @@ pub fn parse(path: &str, text: &str) -> Result<Scenario, ScenarioError> {
         }
     }
 
+    let time = match raw.time.as_ref().and_then(|t| t.mode.as_ref()) {
+        None => TimeMode::Any,
+        Some(m) => match m.get_ref().as_str() {
+            "any" => TimeMode::Any,
+            "virtual" => TimeMode::Virtual,
+            other => {
+                return Err(cx.err(
+                    m.span(),
+                    format!("unknown time mode `{other}`"),
+                    Some(format!("allowed: {}", TimeMode::ALL.join(", "))),
+                ));
+            }
+        },
+    };
+
     let Some(engines_raw) = &raw.engine else {
         return Err(cx.err(
             0..0,
@@ -371,6 +399,7 @@ pub fn parse(path: &str, text: &str) -> Result<Scenario, ScenarioError> {
         max_steps,
         time_limit,
         check_races: raw.checks.and_then(|c| c.data_race).unwrap_or(true),
+        time,
     })
 }
 

@@ -253,7 +253,7 @@ fn model(p: &Program) -> ModelFn {
                 go.chan("c1", p.caps[1]),
                 go.nil_chan("nil"),
             ],
-            timer: p.timer.then(|| go.after("t")),
+            timer: p.timer.then(|| go.after("t", Duration::from_millis(20))),
             cond: go.cond("cond", &mutexes[0]),
             mutexes,
             rw: go.rwmutex("rw"),
@@ -277,6 +277,7 @@ fn model(p: &Program) -> ModelFn {
 fn bounds() -> Bounds {
     Bounds {
         check_races: true,
+        time: Default::default(),
         max_executions: 30_000,
         max_steps: 200,
         time_limit: Duration::from_secs(60),

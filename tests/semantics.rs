@@ -21,6 +21,7 @@ fn engines() -> Vec<Engine> {
 fn bounds() -> Bounds {
     Bounds {
         check_races: true,
+        time: Default::default(),
         max_executions: 20_000,
         max_steps: 200,
         time_limit: Duration::from_secs(60),
@@ -338,13 +339,13 @@ fn select_takes_a_ready_case_or_the_default() {
 #[test]
 fn timers_fire_as_scheduling_choices() {
     expect("pass", |go| {
-        let t = go.after("timeout");
+        let t = go.after("timeout", Duration::from_secs(5));
         t.recv();
     });
     // A ticker's ticks are dropped when nobody takes them, as in Go, so a receiver
     // that waits for more ticks than can arrive is stuck.
     let m = expect("leak", |go| {
-        let t = go.ticker("tick", 1);
+        let t = go.ticker("tick", Duration::from_millis(100), 1);
         let c = t.c.clone();
         go.go("consumer", move |_| {
             c.recv();
@@ -454,6 +455,7 @@ fn race_checking_can_be_turned_off() {
     });
     let b = Bounds {
         check_races: false,
+        time: Default::default(),
         ..bounds()
     };
     for e in engines() {
@@ -659,5 +661,89 @@ fn an_empty_select_blocks_forever() {
     assert!(
         m.contains("idle waits for select {} (blocks forever)"),
         "{m}"
+    );
+}
+
+/// A 5 s timeout against the first tick of a 100 ms ticker: with time mode `any` the
+/// timeout may fire first; in `virtual` time it never does.
+fn tick_or_timeout(go: &Go) {
+    let tick = go.ticker("tick", Duration::from_millis(100), 1);
+    let timeout = go.after("timeout", Duration::from_secs(5));
+    let f = go.select().recv(&tick.c).recv(&timeout).wait();
+    go.check("tick-first", f.index == Some(0), || {
+        "the 5s timeout fired before the 100ms tick".into()
+    });
+}
+
+fn with_time(time: stalemate::TimeMode) -> Bounds {
+    Bounds { time, ..bounds() }
+}
+
+#[test]
+fn virtual_time_orders_timers_by_their_durations() {
+    let model: ModelFn = Arc::new(tick_or_timeout);
+    for e in engines() {
+        let any = explore(
+            &e,
+            &with_time(stalemate::TimeMode::Any),
+            model.clone(),
+            None,
+        )
+        .unwrap();
+        let key = any.finding.map(|f| f.violation().property.key());
+        assert_eq!(
+            key.as_deref(),
+            Some("violation:tick-first"),
+            "{}",
+            e.describe()
+        );
+        let virt = explore(
+            &e,
+            &with_time(stalemate::TimeMode::Virtual),
+            model.clone(),
+            None,
+        )
+        .unwrap();
+        assert!(virt.finding.is_none(), "{}", e.describe());
+        if matches!(e, Engine::Loom { .. } | Engine::Dfs) {
+            assert_eq!(
+                virt.explored.stop,
+                stalemate::Stop::Exhausted,
+                "{}",
+                e.describe()
+            );
+        }
+    }
+}
+
+#[test]
+fn sleep_in_virtual_time_wakes_in_deadline_order_and_reports_the_clock() {
+    // Sleeps order the steps by time, but not memory: Go's race detector still reports
+    // the unsynchronised write and read, and so does stalemate.
+    let model: ModelFn = Arc::new(|go: &Go| {
+        let x = go.var("x", 0u8);
+        let x1 = x.clone();
+        go.go("writer", move |go| {
+            go.sleep(Duration::from_secs(1));
+            x1.set(1);
+        });
+        go.sleep(Duration::from_secs(2));
+        x.get();
+    });
+    let o = explore(
+        &Engine::Dfs,
+        &with_time(stalemate::TimeMode::Virtual),
+        model,
+        None,
+    )
+    .unwrap();
+    let f = o.finding.expect("a race");
+    let v = f.violation();
+    assert_eq!(v.property.key(), "data-race");
+    // writer wrote at virtual 1s, main read at 2s: the order time forced.
+    assert!(
+        v.message.contains("writer wrote x") && v.message.contains("main read it"),
+        "{}",
+        v.message
     );
 }

@@ -26,6 +26,7 @@ fn engines() -> Vec<Engine> {
 fn bounds() -> Bounds {
     Bounds {
         check_races: true,
+        time: Default::default(),
         max_executions: 100_000,
         max_steps: 200,
         time_limit: Duration::from_secs(120),
@@ -92,7 +93,7 @@ fn gated_select(go: &Go) {
 #[test]
 fn a_timer_select_the_pilot_never_reaches_is_still_one_access() {
     expect("deadlock", |go| {
-        let t = go.after("t");
+        let t = go.after("t", Duration::from_millis(10));
         let (c0, gate) = (go.chan::<u8>("c0", 0), go.chan::<u8>("gate", 1));
         let (c, g) = (c0.clone(), gate.clone());
         go.go("g1", move |go| {

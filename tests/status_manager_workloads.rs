@@ -41,6 +41,7 @@ fn check(variant: &str, w: &[(&'static str, i64)], schedules: u64) -> Option<Str
     let m = models::find("status-manager").unwrap();
     let b = Bounds {
         check_races: true,
+        time: Default::default(),
         max_executions: schedules,
         max_steps: 5_000,
         time_limit: Duration::from_secs(60),

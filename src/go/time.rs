@@ -1,14 +1,39 @@
-//! Timers and tickers as events. A timer firing is one more goroutine step, so the
-//! engine decides when it fires, among all the other steps; nothing ever sleeps.
+//! Time: `time.Sleep`, `time.After`, `time.NewTicker`.
+//!
+//! In `any` time mode (the default) a timer firing is one more goroutine step, so the
+//! engine decides when it fires among all the other steps, durations aside. In `virtual`
+//! mode each has its duration, and the clock moves to the next deadline only when every
+//! goroutine is blocked. Nothing ever sleeps on the wall clock.
 
 use super::{Chan, Go};
+use crate::world::{Attempt, TimeMode, Wait};
+use std::time::Duration;
 
 impl Go {
-    /// `time.After(d)`: a channel that receives once, at a moment the engine chooses.
-    pub fn after(&self, name: &str) -> Chan<()> {
+    /// `time.Sleep(d)`. In `any` mode it is a step that orders nothing (every order is
+    /// explored anyway); in `virtual` mode the goroutine blocks until the clock reaches
+    /// now + d.
+    pub fn sleep(&self, d: Duration) {
+        self.w.op(&[], |st, me| {
+            if std::mem::take(&mut st.gors[me].granted) {
+                return Attempt::Done((), format!("sleep {d:?}: wakes"));
+            }
+            if st.time == TimeMode::Any || d.is_zero() {
+                return Attempt::Done((), format!("sleep {d:?}"));
+            }
+            let until = st.now + d;
+            let text = format!("sleep {d:?}: until {until:?}");
+            Attempt::Block(Wait::Sleep(until), text)
+        })
+    }
+
+    /// `time.After(d)`: a channel that receives once, after `d` (in `any` mode, at a
+    /// moment the engine chooses).
+    pub fn after(&self, name: &str, d: Duration) -> Chan<()> {
         let c = self.chan::<()>(name, 1);
         let fire = c.clone();
-        self.go(&format!("timer {name}"), move |_| {
+        self.go(&format!("timer {name}"), move |go| {
+            go.sleep(d);
             fire.try_send(());
         });
         c
@@ -16,12 +41,13 @@ impl Go {
 
     /// `time.NewTicker(d)` that fires at most `fires` times. As in Go, the channel
     /// holds one tick; a tick that finds it full is dropped.
-    pub fn ticker(&self, name: &str, fires: usize) -> Ticker {
+    pub fn ticker(&self, name: &str, d: Duration, fires: usize) -> Ticker {
         let c = self.chan::<()>(name, 1);
         let stop = self.chan::<()>(&format!("{name}.stop"), 0);
         let (tick, halt) = (c.clone(), stop.clone());
         self.go(&format!("ticker {name}"), move |go| {
             for _ in 0..fires {
+                go.sleep(d);
                 let stopped = go.select().recv(&halt).default().wait();
                 if stopped.index.is_some() {
                     return;

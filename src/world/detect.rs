@@ -70,7 +70,7 @@ fn edges(st: &State, g: Gid) -> Vec<(Gid, String)> {
                 out.push((*r, format!("{} (running the Once's function)", st.name(*r))));
             }
         }
-        Wait::Group(_) => {}
+        Wait::Group(_) | Wait::Sleep(_) => {}
         Wait::Cond(o) => {
             if let ObjKind::Cond { signallers, .. } = &st.objs[*o].kind {
                 for &p in signallers {
@@ -116,6 +116,7 @@ fn what(st: &State, w: &Wait) -> String {
         }
         Wait::Once(o) => format!("Once {}", st.oname(*o)),
         Wait::Cond(o) => format!("Cond {}", st.oname(*o)),
+        Wait::Sleep(d) => format!("the clock to reach {d:?}"),
         Wait::Chan(cases) if cases.is_empty() => "select {} (blocks forever)".to_string(),
         Wait::Chan(cases) => {
             let one = |(o, d): &(Oid, Dir)| {

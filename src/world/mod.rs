@@ -9,8 +9,8 @@
 mod detect;
 mod state;
 
-pub use state::Fault;
 pub(crate) use state::*;
+pub use state::{Fault, TimeMode};
 
 use crate::engine::{self, Kind, Point};
 use crate::report::{Property, Violation};
@@ -50,6 +50,7 @@ pub(crate) struct Options {
     /// The exploration goes on past violations (`explore::census`): make each one
     /// visible to loom (see `World::fail_with`).
     pub census: bool,
+    pub time: TimeMode,
 }
 
 /// What one execution produced.

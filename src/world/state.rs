@@ -72,6 +72,29 @@ impl Fault {
     }
 }
 
+/// How timers, tickers and sleeps relate to the other steps.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum TimeMode {
+    /// A timer may fire, and a sleep may end, at any step: every order is explored,
+    /// including orders real durations rule out (a 5 s timeout before a 100 ms tick).
+    #[default]
+    Any,
+    /// Durations count: a virtual clock advances to the next deadline only when every
+    /// goroutine is blocked, as in Go's `testing/synctest`.
+    Virtual,
+}
+
+impl TimeMode {
+    pub const ALL: [&'static str; 2] = ["any", "virtual"];
+
+    pub fn key(self) -> &'static str {
+        match self {
+            TimeMode::Any => "any",
+            TimeMode::Virtual => "virtual",
+        }
+    }
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Dir {
     Send,
@@ -90,6 +113,8 @@ pub(crate) enum Wait {
     Once(Oid),
     /// `sync.Cond.Wait`, parked until signalled.
     Cond(Oid),
+    /// `time.Sleep` in virtual time: until the clock reaches this.
+    Sleep(std::time::Duration),
 }
 
 impl Wait {
@@ -101,6 +126,7 @@ impl Wait {
             | Wait::Group(o)
             | Wait::Once(o)
             | Wait::Cond(o) => vec![*o],
+            Wait::Sleep(_) => Vec::new(),
             Wait::Chan(cases) => cases.iter().map(|c| c.0).collect(),
         }
     }
@@ -243,6 +269,8 @@ pub(crate) struct Step {
     pub gid: Gid,
     pub func: &'static str,
     pub text: String,
+    /// The virtual time of the step, in virtual time mode.
+    pub at: Option<std::time::Duration>,
 }
 
 pub(crate) struct State {
@@ -264,6 +292,9 @@ pub(crate) struct State {
     /// A loom operation spanned objects of different points: the execution was
     /// abandoned, and the exploration must start again with larger groups.
     pub regroup: bool,
+    pub time: TimeMode,
+    /// The virtual clock (virtual time mode).
+    pub now: std::time::Duration,
 }
 
 impl State {
@@ -283,6 +314,8 @@ impl State {
             joint: Default::default(),
             handoffs: Vec::new(),
             regroup: false,
+            time: opts.time,
+            now: std::time::Duration::ZERO,
         }
     }
 
@@ -363,7 +396,13 @@ impl State {
         let func = self.gors[gid].func();
         // Every step, for whoever installs a tracing subscriber (free otherwise).
         tracing::trace!(step = self.trace.len() + 1, goroutine = %self.gors[gid].name, func, "{text}");
-        self.trace.push(Step { gid, func, text });
+        let at = (self.time == TimeMode::Virtual).then_some(self.now);
+        self.trace.push(Step {
+            gid,
+            func,
+            text,
+            at,
+        });
         if self.trace.len() >= self.max_steps && !self.aborted {
             let msg = format!(
                 "the execution reached the step bound ({} steps): a livelock, or a bound too small for the model",
@@ -477,6 +516,9 @@ impl State {
         if live.is_empty() {
             return;
         }
+        if self.advance_clock() {
+            return;
+        }
         if let Some(&t) = live.iter().find(|&&g| self.gors[g].status == Status::Turn) {
             let step = self.trace.len();
             let want = self.replay.as_ref().and_then(|s| s.get(step).copied());
@@ -492,6 +534,28 @@ impl State {
         }
         let v = super::detect::analyze(self);
         self.fail(v);
+    }
+
+    /// Virtual time, when no goroutine can run: the clock moves to the earliest
+    /// deadline, and the goroutines sleeping until then wake (in goroutine order).
+    /// Whoever blocks last calls this; "everyone blocked" stays true until it acts, so
+    /// every interleaving that gets here advances the same way.
+    fn advance_clock(&mut self) -> bool {
+        let sleeping = |g: &Gor| match (g.status, &g.wait) {
+            (Status::Blocked, Some(Wait::Sleep(d))) => Some(*d),
+            _ => None,
+        };
+        let Some(next) = self.gors.iter().filter_map(sleeping).min() else {
+            return false;
+        };
+        self.now = self.now.max(next);
+        for g in 0..self.gors.len() {
+            if sleeping(&self.gors[g]) == Some(next) {
+                self.gors[g].granted = true;
+                self.wake(g);
+            }
+        }
+        true
     }
 
     fn describe_status(&self, g: Gid) -> &'static str {
