@@ -1,7 +1,8 @@
 //! The differential test that gates every reduction: proptest generates small Go
 //! programs (every primitive: mutexes, RWMutexes, channels of capacity 0 and 1, nil
 //! channels, close, selects with and without default, `select {}`, selects behind a
-//! branch, WaitGroups, Once, sync.Cond, a timer, plain variables), and loom with no bound (stalemate's proof engine, with every reduction it
+//! branch, WaitGroups, Once, sync.Cond, a timer, sleeps, plain variables; time mode
+//! `any` or `virtual`), and loom with no bound (stalemate's proof engine, with every reduction it
 //! uses) must reach exactly what exhaustive shuttle-dfs (no reduction) reaches: the same
 //! verdict, the same violation kinds, the same outcomes of clean executions.
 //!
@@ -10,6 +11,7 @@
 
 use proptest::prelude::*;
 use proptest::test_runner::{Config, RngSeed, TestRunner};
+use stalemate::TimeMode;
 use stalemate::explore::{Bounds, Census, Engine, ModelFn, census, explore};
 use stalemate::go::{Chan, Cond, Go, Mutex, Once, RwMutex, TryRecv, Var, WaitGroup};
 use std::sync::Arc;
@@ -47,6 +49,8 @@ enum Op {
     Broadcast,
     /// `select {}`
     Forever,
+    /// `time.Sleep(d)`, d in milliseconds.
+    Sleep(u8),
 }
 
 #[derive(Clone, Debug)]
@@ -54,6 +58,8 @@ struct Program {
     /// Capacities of channels 0 and 1 (0 or 1).
     caps: [usize; 2],
     timer: bool,
+    /// `[time] mode = "virtual"` (else `any`).
+    virtual_time: bool,
     /// `wg.Add(n)` in main before the goroutines start.
     wg: i64,
     main: Vec<Op>,
@@ -79,6 +85,7 @@ fn leaf() -> impl Strategy<Value = Op> {
         2 => (0u8..2).prop_map(Op::Read),
         2 => prop_oneof![Just(Op::CondWait), Just(Op::Signal), Just(Op::Broadcast)],
         1 => Just(Op::Forever),
+        1 => prop_oneof![Just(10u8), Just(30u8)].prop_map(Op::Sleep),
     ]
 }
 
@@ -98,18 +105,21 @@ fn op() -> impl Strategy<Value = Op> {
 fn program() -> impl Strategy<Value = Program> {
     (
         (0usize..2, 0usize..2),
-        any::<bool>(),
+        (any::<bool>(), any::<bool>()),
         0i64..3,
         prop::collection::vec(op(), 0..=2),
         prop::collection::vec(prop::collection::vec(op(), 1..=3), 1..=2),
     )
-        .prop_map(|((a, b), timer, wg, main, goroutines)| Program {
-            caps: [a, b],
-            timer,
-            wg,
-            main,
-            goroutines,
-        })
+        .prop_map(
+            |((a, b), (timer, virtual_time), wg, main, goroutines)| Program {
+                caps: [a, b],
+                timer,
+                virtual_time,
+                wg,
+                main,
+                goroutines,
+            },
+        )
         // Small enough for DFS to finish, most of the time.
         .prop_filter("at most 7 statements", |p| p.size() <= 7)
 }
@@ -239,6 +249,7 @@ fn exec(go: &Go, env: &Env, who: u8, ops: &[Op]) {
             Op::Forever => {
                 go.select().wait();
             }
+            Op::Sleep(ms) => go.sleep(Duration::from_millis(*ms as u64)),
         }
     }
 }
@@ -274,10 +285,14 @@ fn model(p: &Program) -> ModelFn {
     })
 }
 
-fn bounds() -> Bounds {
+fn bounds(p: &Program) -> Bounds {
     Bounds {
         check_races: true,
-        time: Default::default(),
+        time: if p.virtual_time {
+            TimeMode::Virtual
+        } else {
+            TimeMode::Any
+        },
         max_executions: 30_000,
         max_steps: 200,
         time_limit: Duration::from_secs(60),
@@ -295,9 +310,9 @@ fn loom_engine() -> Engine {
 fn both(p: &Program) -> Option<(Census, Census)> {
     let m = model(p);
     let t = std::time::Instant::now();
-    let dfs = census(&Engine::Dfs, &bounds(), m.clone()).expect("dfs ran");
+    let dfs = census(&Engine::Dfs, &bounds(p), m.clone()).expect("dfs ran");
     let t1 = t.elapsed();
-    let loom = census(&loom_engine(), &bounds(), m).expect("loom ran");
+    let loom = census(&loom_engine(), &bounds(p), m).expect("loom ran");
     if std::env::var_os("STALEMATE_DIFF_VERBOSE").is_some() {
         eprintln!(
             "dfs {} {:?} {t1:?} / loom {} {:?} {:?}",
@@ -321,7 +336,7 @@ fn agree(p: &Program) -> Result<bool, String> {
     let Some((dfs, loom)) = both(p) else {
         return Ok(false);
     };
-    let first = explore(&loom_engine(), &bounds(), model(p), None).expect("loom ran");
+    let first = explore(&loom_engine(), &bounds(p), model(p), None).expect("loom ran");
     match (&first.finding, first.explored.stop) {
         (Some(f), _) => {
             let k = f.violation().property.key();
