@@ -138,6 +138,12 @@ fn bad_scenarios_say_file_line_column_and_what_is_allowed() {
             "same seed gives the same schedules",
         ),
         (
+            "time",
+            format!("{BASE}expect = \"pass\"\n[time]\nmode = \"real\"\n{engine}"),
+            ":5:8: unknown time mode `real`",
+            "allowed: any, virtual",
+        ),
+        (
             "expect",
             format!("{BASE}expect = \"livelock\"\n{engine}"),
             ":3:10: unknown expectation `livelock`",
