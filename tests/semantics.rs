@@ -717,7 +717,7 @@ fn virtual_time_orders_timers_by_their_durations() {
 }
 
 #[test]
-fn sleep_in_virtual_time_wakes_in_deadline_order_and_reports_the_clock() {
+fn sleep_in_virtual_time_wakes_in_deadline_order_and_replays() {
     // Sleeps order the steps by time, but not memory: Go's race detector still reports
     // the unsynchronised write and read, and so does stalemate.
     let model: ModelFn = Arc::new(|go: &Go| {
@@ -730,15 +730,13 @@ fn sleep_in_virtual_time_wakes_in_deadline_order_and_reports_the_clock() {
         go.sleep(Duration::from_secs(2));
         x.get();
     });
-    let o = explore(
-        &Engine::Dfs,
-        &with_time(stalemate::TimeMode::Virtual),
-        model,
-        None,
-    )
-    .unwrap();
+    let b = with_time(stalemate::TimeMode::Virtual);
+    let o = explore(&Engine::Dfs, &b, model.clone(), None).unwrap();
     let f = o.finding.expect("a race");
     let v = f.violation();
+    // Replaying the schedule gives the same execution, clock included.
+    let again = stalemate::explore::replay(model, f.schedule(), &b).unwrap();
+    assert_eq!(again.violation(), v);
     assert_eq!(v.property.key(), "data-race");
     // writer wrote at virtual 1s, main read at 2s: the order time forced.
     assert!(

@@ -541,6 +541,10 @@ impl State {
     /// Whoever blocks last calls this; "everyone blocked" stays true until it acts, so
     /// every interleaving that gets here advances the same way.
     fn advance_clock(&mut self) -> bool {
+        // A replayed goroutine waiting for its turn could run in the recorded execution.
+        if self.gors.iter().any(|g| g.status == Status::Turn) {
+            return false;
+        }
         let sleeping = |g: &Gor| match (g.status, &g.wait) {
             (Status::Blocked, Some(Wait::Sleep(d))) => Some(*d),
             _ => None,
