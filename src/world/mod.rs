@@ -161,7 +161,6 @@ impl World {
             if !self.await_turn(me) {
                 unwind();
             }
-            self.flush();
             let mut st = self.lock();
             if st.aborted {
                 drop(st);
@@ -225,13 +224,14 @@ impl World {
     /// operation whose objects have different points abandons the execution and asks
     /// for an exploration with those objects in one group (`explore::shared_points`).
     fn touch(&self, objs: &[&Obj]) {
-        let mut points: Vec<&Arc<Point>> = Vec::with_capacity(objs.len());
-        for o in objs {
-            if !points.iter().any(|p| Arc::ptr_eq(p, &o.point)) {
-                points.push(&o.point);
-            }
-        }
-        if self.kind == Kind::Loom && points.len() > 1 {
+        // Each point once: the first object that has it touches it.
+        let firsts = || {
+            objs.iter()
+                .enumerate()
+                .filter(|(i, o)| !objs[..*i].iter().any(|p| Arc::ptr_eq(&p.point, &o.point)))
+                .map(|(_, o)| &o.point)
+        };
+        if self.kind == Kind::Loom && firsts().nth(1).is_some() {
             let mut st = self.lock();
             let names = objs.iter().map(|o| st.oname(o.id).to_string()).collect();
             st.joint.insert(names);
@@ -240,7 +240,7 @@ impl World {
             drop(st);
             unwind();
         }
-        for p in points {
+        for p in firsts() {
             p.touch();
         }
     }
