@@ -351,17 +351,14 @@ pub fn parse(path: &str, text: &str) -> Result<Scenario, ScenarioError> {
 
     let time = match raw.time.as_ref().and_then(|t| t.mode.as_ref()) {
         None => TimeMode::Any,
-        Some(m) => match m.get_ref().as_str() {
-            "any" => TimeMode::Any,
-            "virtual" => TimeMode::Virtual,
-            other => {
-                return Err(cx.err(
-                    m.span(),
-                    format!("unknown time mode `{other}`"),
-                    Some(format!("allowed: {}", TimeMode::ALL.join(", "))),
-                ));
-            }
-        },
+        Some(m) => TimeMode::from_key(m.get_ref()).ok_or_else(|| {
+            let allowed: Vec<&str> = TimeMode::ALL.iter().map(|t| t.key()).collect();
+            cx.err(
+                m.span(),
+                format!("unknown time mode `{}`", m.get_ref()),
+                Some(format!("allowed: {}", allowed.join(", "))),
+            )
+        })?,
     };
 
     let Some(engines_raw) = &raw.engine else {

@@ -85,8 +85,14 @@ pub enum TimeMode {
 }
 
 impl TimeMode {
-    pub const ALL: [&'static str; 2] = ["any", "virtual"];
+    pub const ALL: [TimeMode; 2] = [TimeMode::Any, TimeMode::Virtual];
 
+    /// The mode of a scenario's `[time] mode` value.
+    pub fn from_key(key: &str) -> Option<TimeMode> {
+        TimeMode::ALL.into_iter().find(|m| m.key() == key)
+    }
+
+    /// The name used in scenario files.
     pub fn key(self) -> &'static str {
         match self {
             TimeMode::Any => "any",
@@ -181,7 +187,7 @@ pub(crate) enum ObjKind {
     /// `sync.Cond`: the goroutines that took a ticket in `Wait` and were not signalled
     /// yet, in ticket order; those signalled before they parked; who ever signalled.
     Cond {
-        waiting: std::collections::VecDeque<Gid>,
+        waiting: VecDeque<Gid>,
         signalled: BTreeSet<Gid>,
         signallers: BTreeSet<Gid>,
     },
@@ -260,6 +266,14 @@ impl Gor {
 
     pub(crate) fn func(&self) -> &'static str {
         self.funcs.last().copied().unwrap_or("")
+    }
+}
+
+/// `into` learns everything `from` knows: the pointwise maximum of two vector clocks.
+fn join(into: &mut Vec<u32>, from: &[u32]) {
+    into.resize(into.len().max(from.len()), 0);
+    for (i, x) in from.iter().enumerate() {
+        into[i] = into[i].max(*x);
     }
 }
 
@@ -360,12 +374,7 @@ impl State {
 
     /// Release only: a blocked sender's offer carries what it knows to its receiver.
     pub(crate) fn release(&mut self, g: Gid, o: Oid) {
-        let gv = &self.gors[g].vc;
-        let ov = &mut self.objs[o].vc;
-        ov.resize(gv.len().max(ov.len()), 0);
-        for (i, x) in gv.iter().enumerate() {
-            ov[i] = ov[i].max(*x);
-        }
+        join(&mut self.objs[o].vc, &self.gors[g].vc);
     }
 
     /// Whether access `a` happens before goroutine `g`'s present.
@@ -465,11 +474,7 @@ impl State {
     /// receive on an unbuffered channel happens before the send completes.
     pub(crate) fn acquire_from(&mut self, g: Gid, from: Gid) {
         let fv = self.gors[from].vc.clone();
-        let gv = &mut self.gors[g].vc;
-        gv.resize(gv.len().max(fv.len()), 0);
-        for (i, x) in fv.into_iter().enumerate() {
-            gv[i] = gv[i].max(x);
-        }
+        join(&mut self.gors[g].vc, &fv);
     }
 
     /// Wakes every goroutine waiting on an object (they retry).
