@@ -2,7 +2,7 @@
 
 use crate::engine::{self, Budget, Explored, Kind, Stop};
 use crate::go::Go;
-use crate::world::{Execution, Gid, Options, TimeMode, World};
+use crate::world::{Execution, Options, TimeMode, Turn, World};
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 use std::sync::{Arc, Mutex};
@@ -96,9 +96,16 @@ impl Finding {
             .expect("a finding has a violation")
     }
 
-    /// The goroutine of each step: the schedule a replay follows.
-    pub fn schedule(&self) -> Vec<Gid> {
-        self.run.steps.iter().map(|s| s.gid).collect()
+    /// The goroutine (and chosen case) of each step: the schedule a replay follows.
+    pub fn schedule(&self) -> Vec<Turn> {
+        self.run
+            .steps
+            .iter()
+            .map(|s| Turn {
+                gid: s.gid,
+                case: s.case,
+            })
+            .collect()
     }
 }
 
@@ -197,7 +204,7 @@ fn shared_points(joints: &BTreeSet<Vec<String>>) -> Vec<Vec<String>> {
 
 fn options(
     bounds: &Bounds,
-    replay: Option<Vec<Gid>>,
+    replay: Option<Vec<Turn>>,
     shared: Arc<BTreeMap<String, usize>>,
 ) -> Options {
     Options {
@@ -399,10 +406,11 @@ fn outcome(run: &Execution) -> String {
     lines.join("\n")
 }
 
-/// Runs the model once, forcing the given schedule (one goroutine per step). The
+/// Runs the model once, forcing the given schedule (one goroutine per step, and the
+/// case of each select that chose among several). The
 /// result is the same execution the schedule was recorded from, or a `diverged`
 /// violation saying where the model stopped following it.
-pub fn replay(model: ModelFn, schedule: Vec<Gid>, bounds: &Bounds) -> Result<Finding, String> {
+pub fn replay(model: ModelFn, schedule: Vec<Turn>, bounds: &Bounds) -> Result<Finding, String> {
     let b = bounds.clone();
     engine::init();
     let slot: Arc<Mutex<Option<Execution>>> = Arc::new(Mutex::new(None));

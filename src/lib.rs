@@ -19,4 +19,4 @@ pub mod schedule;
 mod world;
 
 pub use engine::{Explored, Stop};
-pub use world::{Fault, TimeMode};
+pub use world::{Fault, TimeMode, Turn};

@@ -200,6 +200,7 @@ mod tests {
         let v = Violation::new(Property::Deadlock, "stuck".into());
         let step = |gid, text: &str, at| Step {
             gid,
+            case: None,
             func: "",
             text: text.into(),
             at,

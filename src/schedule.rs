@@ -3,18 +3,20 @@
 //! - engine: which `[[engine]]` of the scenario found it (from 1), so the replayed
 //!   report names the same engine and settings;
 //! - execution: which execution of that engine (for the report header);
-//! - steps: the goroutine of every step, run-length encoded (`0x3.1.2x4`);
+//! - steps: the goroutine of every step, run-length encoded (`0x3.1.2x4`); a select
+//!   that chose among several ready cases adds the case, from 1 (`2c2`: goroutine 2
+//!   took its second case);
 //! - check: 8 hex digits over the trace, so a replay knows when the model changed.
 //!
 //! Only `[0-9a-fx.-]`: safe to paste into any shell unquoted.
 
-use crate::world::Step;
+use crate::world::{Step, Turn};
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Token {
     pub engine: usize,
     pub execution: u64,
-    pub steps: Vec<usize>,
+    pub steps: Vec<Turn>,
     pub check: u32,
 }
 
@@ -38,21 +40,24 @@ pub(crate) fn check(steps: &[Step]) -> u32 {
 
 impl Token {
     pub fn encode(&self) -> String {
-        let mut runs: Vec<(usize, usize)> = Vec::new();
-        for &g in &self.steps {
+        let mut runs: Vec<(Turn, usize)> = Vec::new();
+        for &t in &self.steps {
             match runs.last_mut() {
-                Some((x, n)) if *x == g => *n += 1,
-                _ => runs.push((g, 1)),
+                Some((x, n)) if *x == t => *n += 1,
+                _ => runs.push((t, 1)),
             }
         }
         let body: Vec<String> = runs
             .iter()
-            .map(|&(g, n)| {
-                if n == 1 {
-                    g.to_string()
-                } else {
-                    format!("{g}x{n}")
+            .map(|&(t, n)| {
+                let mut r = t.gid.to_string();
+                if let Some(c) = t.case {
+                    r += &format!("c{}", c + 1);
                 }
+                if n > 1 {
+                    r += &format!("x{n}");
+                }
+                r
             })
             .collect();
         format!(
@@ -82,14 +87,25 @@ impl Token {
         let execution = num("execution", execution)?;
         let mut steps = Vec::new();
         for run in body.split('.') {
-            let (g, n) = match run.split_once('x') {
-                Some((g, n)) => (num("goroutine", g)?, num("count", n)?),
-                None => (num("goroutine", run)?, 1),
+            let (turn, n) = match run.split_once('x') {
+                Some((t, n)) => (t, num("count", n)?),
+                None => (run, 1),
             };
             if n == 0 || n > 1_000_000 {
                 return Err(format!("schedule `{s}`: run `{run}` has a bad count"));
             }
-            steps.extend(std::iter::repeat_n(g as usize, n as usize));
+            let (g, case) = match turn.split_once('c') {
+                Some((g, c)) => match num("case", c)? {
+                    0 => return Err(format!("schedule `{s}`: cases are numbered from 1")),
+                    c => (num("goroutine", g)?, Some(c as usize - 1)),
+                },
+                None => (num("goroutine", turn)?, None),
+            };
+            let t = Turn {
+                gid: g as usize,
+                case,
+            };
+            steps.extend(std::iter::repeat_n(t, n as usize));
         }
         let check = u32::from_str_radix(check, 16)
             .ok()
@@ -110,13 +126,19 @@ mod tests {
 
     #[test]
     fn round_trip() {
+        let turn = |gid, case| Turn { gid, case };
+        let mut steps: Vec<Turn> = [0, 0, 0, 1, 2, 2, 0]
+            .iter()
+            .map(|&g| turn(g, None))
+            .collect();
+        steps.extend([turn(1, Some(1)), turn(1, Some(1)), turn(2, Some(0))]);
         let t = Token {
             engine: 2,
             execution: 417,
-            steps: vec![0, 0, 0, 1, 2, 2, 0],
+            steps,
             check: 0xdead_beef,
         };
-        assert_eq!(t.encode(), "2-417-0x3.1.2x2.0-deadbeef");
+        assert_eq!(t.encode(), "2-417-0x3.1.2x2.0.1c2x2.2c1-deadbeef");
         assert_eq!(Token::decode(&t.encode()).unwrap(), t);
     }
 
@@ -136,6 +158,11 @@ mod tests {
             Token::decode("1-2-0-dead")
                 .unwrap_err()
                 .contains("not 8 hex digits")
+        );
+        assert!(
+            Token::decode("1-2-0c0-deadbeef")
+                .unwrap_err()
+                .contains("cases are numbered from 1")
         );
         assert!(
             Token::decode("0-2-0-deadbeef")

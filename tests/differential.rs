@@ -1,7 +1,7 @@
 //! The differential test that gates every reduction: proptest generates small Go
 //! programs (every primitive: mutexes, RWMutexes, channels of capacity 0 and 1, nil
-//! channels, close, selects with and without default, `select {}`, selects behind a
-//! branch, WaitGroups, Once, sync.Cond, a timer, sleeps, plain variables; time mode
+//! channels, close, selects with and without default, selects with several cases ready
+//! (each engine explores every choice), `select {}`, selects behind a branch, WaitGroups, Once, sync.Cond, a timer, sleeps, plain variables; time mode
 //! `any` or `virtual`), and loom with no bound (stalemate's proof engine, with every reduction it
 //! uses) must reach exactly what exhaustive shuttle-dfs (no reduction) reaches: the same
 //! verdict, the same violation kinds, the same outcomes of clean executions.

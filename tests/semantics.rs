@@ -336,6 +336,68 @@ fn select_takes_a_ready_case_or_the_default() {
     });
 }
 
+/// Both channels hold a value; if the select takes `b`, the second receive from `b`
+/// blocks forever. Go picks either case, so Go can deadlock here.
+fn second_ready_case(go: &Go) {
+    let (a, b) = (go.chan::<u8>("a", 1), go.chan::<u8>("b", 1));
+    a.send(1);
+    b.send(2);
+    let f = go.select().recv(&a).recv(&b).wait();
+    if f.index == Some(1) {
+        b.recv();
+    }
+}
+
+#[test]
+fn select_chooses_among_ready_cases_as_go_does() {
+    let msg = expect("deadlock", second_ready_case);
+    assert!(
+        msg.contains("main waits for receive from channel b (empty)"),
+        "{msg}"
+    );
+    // loom explores both choices: the first execution takes case 1 and passes, the
+    // second takes case 2; a DFS does the same.
+    for e in [engines()[0].clone(), Engine::Dfs] {
+        let o = explore(&e, &bounds(), Arc::new(second_ready_case), None).unwrap();
+        assert_eq!(o.explored.executions, 2, "{}", e.describe());
+        let f = o.finding.unwrap();
+        let chosen: Vec<_> = f.schedule().iter().filter_map(|t| t.case).collect();
+        assert_eq!(chosen, [1], "{}", e.describe());
+    }
+    // The choice is part of the schedule: a replay takes the same case.
+    let model: ModelFn = Arc::new(second_ready_case);
+    let o = explore(&Engine::Random { seed: 1 }, &bounds(), model.clone(), None).unwrap();
+    let f = o.finding.unwrap();
+    let again = stalemate::explore::replay(model.clone(), f.schedule(), &bounds()).unwrap();
+    assert_eq!(again.violation(), f.violation());
+    // A schedule whose recorded case is not ready diverges, with a clear message.
+    let mut wrong = f.schedule();
+    let t = wrong.iter_mut().find(|t| t.case.is_some()).unwrap();
+    t.case = Some(5);
+    let off = stalemate::explore::replay(model, wrong, &bounds()).unwrap();
+    assert_eq!(off.violation().property.key(), "diverged");
+    assert!(
+        off.violation()
+            .message
+            .contains("select has cases 1, 2 ready, and the schedule gives case 6"),
+        "{}",
+        off.violation().message
+    );
+    // With only one ready case there is no choice and nothing to explore.
+    let one = explore(
+        &engines()[0],
+        &bounds(),
+        Arc::new(|go: &Go| {
+            let (a, b) = (go.chan::<u8>("a", 1), go.chan::<u8>("b", 1));
+            a.send(1);
+            go.select().recv(&a).recv(&b).wait();
+        }),
+        None,
+    )
+    .unwrap();
+    assert_eq!(one.explored.executions, 1);
+}
+
 #[test]
 fn timers_fire_as_scheduling_choices() {
     expect("pass", |go| {

@@ -5,6 +5,7 @@
 //! *point*: one engine-visible object per primitive that every operation on that
 //! primitive touches, so the engine sees exactly which operations conflict.
 
+pub(crate) mod dfs;
 pub(crate) mod loom_engine;
 pub(crate) mod shuttle_engine;
 
@@ -57,6 +58,33 @@ impl Point {
             }
         }
     }
+}
+
+std::thread_local! {
+    /// The number of alternatives of the choice being made, for a shuttle scheduler's
+    /// `next_u64` (which takes no argument): shuttle runs every task of an execution on
+    /// the thread that runs its scheduler.
+    static ARITY: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
+
+/// One of `0..n`, chosen by the engine: loom explores every one, shuttle's random and
+/// PCT schedulers draw it from their seeded generator, and `dfs` explores every one.
+pub(crate) fn choose(kind: Kind, n: usize) -> usize {
+    match kind {
+        Kind::Loom => loom::choose(n),
+        Kind::Shuttle => {
+            use shuttle::rand::RngCore;
+            ARITY.with(|a| a.set(n));
+            let v = shuttle::rand::thread_rng().next_u64();
+            ARITY.with(|a| a.set(0));
+            (v % n as u64) as usize
+        }
+    }
+}
+
+/// The arity of the choice a shuttle scheduler's `next_u64` is asked for (0: none).
+pub(crate) fn arity() -> usize {
+    ARITY.with(|a| a.get())
 }
 
 /// A handle to unpark a thread.

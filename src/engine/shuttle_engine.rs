@@ -5,9 +5,7 @@
 //! answers `None` and shuttle returns.
 
 use super::{Body, Budget, Explored, Stop, panic_text};
-use shuttle::scheduler::{
-    DfsScheduler, PctScheduler, RandomScheduler, Schedule, Scheduler, Task, TaskId,
-};
+use shuttle::scheduler::{PctScheduler, RandomScheduler, Schedule, Scheduler, Task, TaskId};
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::Arc;
 use std::sync::Mutex;
@@ -24,9 +22,11 @@ pub(crate) enum Strategy {
 struct Progress {
     executions: u64,
     stop: Option<Stop>,
-    /// Most tasks ever runnable at once: a program that never has two has exactly one
-    /// schedule (and PCT refuses to run it twice).
+    /// Most tasks ever runnable at once: a program that never has two has one schedule
+    /// (and PCT refuses to run it twice).
     most_runnable: usize,
+    /// Most alternatives of any choice (a select's ready cases).
+    most_choices: usize,
 }
 
 struct Bounded<S> {
@@ -36,6 +36,8 @@ struct Bounded<S> {
     inner: std::mem::ManuallyDrop<S>,
     budget: Budget,
     progress: Arc<Mutex<Progress>>,
+    /// The scheduler enumerates choices itself (DFS): it also says when it is done.
+    explores_data: bool,
 }
 
 impl<S: Scheduler> Scheduler for Bounded<S> {
@@ -44,7 +46,9 @@ impl<S: Scheduler> Scheduler for Bounded<S> {
         if p.stop.is_some() {
             return None;
         }
-        if p.executions > 0 && p.most_runnable < 2 {
+        // A DFS knows when it is done; the others are told here.
+        let data_only = p.executions > 0 && p.most_runnable < 2 && !self.explores_data;
+        if data_only && p.most_choices < 2 {
             p.stop = Some(Stop::Exhausted);
             return None;
         }
@@ -55,6 +59,12 @@ impl<S: Scheduler> Scheduler for Bounded<S> {
         if std::time::Instant::now() >= self.budget.deadline {
             p.stop = Some(Stop::Time);
             return None;
+        }
+        if data_only {
+            // One schedule, several choices: only the data varies, and it comes from
+            // the scheduler's seeded generator, which goes on from where it was.
+            p.executions += 1;
+            return Some(Schedule::new(0));
         }
         match self.inner.new_execution() {
             Some(s) => {
@@ -81,6 +91,9 @@ impl<S: Scheduler> Scheduler for Bounded<S> {
     }
 
     fn next_u64(&mut self) -> u64 {
+        let mut p = self.progress.lock().unwrap_or_else(|e| e.into_inner());
+        p.most_choices = p.most_choices.max(super::arity());
+        drop(p);
         self.inner.next_u64()
     }
 }
@@ -94,20 +107,34 @@ pub(crate) fn explore(
     // "budget spent" and "scheduler exhausted" stay distinguishable.
     let n = usize::try_from(budget.max_executions.saturating_add(1)).unwrap_or(usize::MAX);
     match strategy {
-        Strategy::Random { seed } => run(RandomScheduler::new_from_seed(*seed, n), budget, body),
-        Strategy::Pct { seed, depth } => {
-            run(PctScheduler::new_from_seed(*seed, *depth, n), budget, body)
-        }
-        Strategy::Dfs => run(DfsScheduler::new(Some(n), false), budget, body),
+        Strategy::Random { seed } => run(
+            RandomScheduler::new_from_seed(*seed, n),
+            false,
+            budget,
+            body,
+        ),
+        Strategy::Pct { seed, depth } => run(
+            PctScheduler::new_from_seed(*seed, *depth, n),
+            false,
+            budget,
+            body,
+        ),
+        Strategy::Dfs => run(super::dfs::Dfs::default(), true, budget, body),
     }
 }
 
-fn run<S: Scheduler + 'static>(inner: S, budget: &Budget, body: Body) -> Result<Explored, String> {
+fn run<S: Scheduler + 'static>(
+    inner: S,
+    explores_data: bool,
+    budget: &Budget,
+    body: Body,
+) -> Result<Explored, String> {
     let progress = Arc::new(Mutex::new(Progress::default()));
     let sched = Bounded {
         inner: std::mem::ManuallyDrop::new(inner),
         budget: budget.clone(),
         progress: progress.clone(),
+        explores_data,
     };
     let mut config = shuttle::Config::new();
     config.failure_persistence = shuttle::FailurePersistence::None;

@@ -189,8 +189,8 @@ impl<'a> Select<'a> {
         self
     }
 
-    /// Runs the select. Of several ready cases, the first in the order written fires
-    /// (Go picks at random; the engines still explore every order of readiness).
+    /// Runs the select. Of several ready cases one fires, as Go picks it (at random):
+    /// the engine chooses, and loom and DFS explore every choice.
     pub fn wait(self) -> Fired {
         run(&self.go.w, &self.cases, self.default)
     }
@@ -254,7 +254,90 @@ fn describe(st: &State, cases: &[Case<'_>], default: bool) -> String {
     }
 }
 
+/// Whether a case can proceed now (a send on a closed channel proceeds, to its fault).
+fn is_ready(c: &ChanState, dir: Dir) -> bool {
+    if c.nil {
+        return false;
+    }
+    match dir {
+        Dir::Send => c.closed || !c.recvq.is_empty() || c.buf.len() < c.cap,
+        Dir::Recv => !c.buf.is_empty() || !c.sendq.is_empty() || c.closed,
+    }
+}
+
+/// Completes ready case `i` of a select.
+fn fire(
+    st: &mut State,
+    me: Gid,
+    i: usize,
+    case: &Case<'_>,
+    tag: String,
+) -> Attempt<(Option<usize>, Option<Val>)> {
+    let id = case.o.id;
+    let name = st.oname(id).to_string();
+    match &case.send {
+        Some(slot) => {
+            let c = chan(st, id);
+            if c.closed {
+                return Attempt::Fault(
+                    Fault::SendOnClosedChannel,
+                    format!("{tag}send on {name}: closed"),
+                );
+            }
+            if let Some((r, rc)) = c.recvq.pop_front() {
+                if c.cap == 0 {
+                    // Go: the receive happens before this send completes.
+                    st.acquire_from(me, r);
+                }
+                let v = slot.lock().unwrap().take();
+                st.gors[r].fired = Some((rc, v));
+                st.hand_off(r, id);
+                let rn = st.name(r).to_string();
+                return Attempt::Done(
+                    (Some(i), None),
+                    format!("{tag}send on {name}: handed to {rn}"),
+                );
+            }
+            c.buf
+                .push_back(slot.lock().unwrap().take().expect("send value"));
+            let t = format!("{tag}send on {name} (buffer {}/{})", c.buf.len(), c.cap);
+            Attempt::Done((Some(i), None), t)
+        }
+        None => {
+            let c = chan(st, id);
+            if let Some(v) = c.buf.pop_front() {
+                // A blocked sender's value moves into the freed slot.
+                if let Some((s, sc)) = c.sendq.pop_front() {
+                    let sv = take_offer(st, s, sc);
+                    chan(st, id).buf.push_back(sv);
+                    st.gors[s].fired = Some((sc, None));
+                    st.hand_off(s, id);
+                }
+                let c = chan(st, id);
+                let t = format!(
+                    "{tag}receive from {name} (buffer {}/{})",
+                    c.buf.len(),
+                    c.cap
+                );
+                return Attempt::Done((Some(i), Some(v)), t);
+            }
+            if let Some((s, sc)) = c.sendq.pop_front() {
+                let sv = take_offer(st, s, sc);
+                st.gors[s].fired = Some((sc, None));
+                st.hand_off(s, id);
+                let sn = st.name(s).to_string();
+                return Attempt::Done(
+                    (Some(i), Some(sv)),
+                    format!("{tag}receive from {name}: from {sn}"),
+                );
+            }
+            Attempt::Done((Some(i), None), format!("{tag}receive from {name}: closed"))
+        }
+    }
+}
+
 fn run(w: &World, cases: &[Case<'_>], default: bool) -> Fired {
+    let kind = w.kind;
     let objs: Vec<&Obj> = cases.iter().map(|c| c.o).collect();
     let (index, value) = w.op(&objs, |st, me| {
         let what = describe(st, cases, default);
@@ -277,85 +360,31 @@ fn run(w: &World, cases: &[Case<'_>], default: bool) -> Fired {
         for (i, v) in std::mem::take(&mut st.gors[me].offers) {
             *cases[i].send.as_ref().unwrap().lock().unwrap() = Some(v);
         }
-        for (i, case) in cases.iter().enumerate() {
-            let id = case.o.id;
-            if chan(st, id).nil {
-                continue;
+        for case in cases {
+            let c = chan(st, case.o.id);
+            if !c.nil {
+                match case.dir() {
+                    Dir::Send => c.senders.insert(me),
+                    Dir::Recv => c.receivers.insert(me),
+                };
             }
-            let name = st.oname(id).to_string();
+        }
+        // Go picks one of the ready cases uniformly at random: the engine chooses (loom
+        // and DFS explore every one).
+        let ready: Vec<usize> = (0..cases.len())
+            .filter(|&i| is_ready(chan(st, cases[i].o.id), cases[i].dir()))
+            .collect();
+        if !ready.is_empty() {
+            let i = match st.choose(kind, me, &ready) {
+                Ok(i) => i,
+                Err(v) => return Attempt::Fail(v, format!("{what}: diverged")),
+            };
             let tag = if cases.len() > 1 {
                 format!("{what}: case {} ", i + 1)
             } else {
                 String::new()
             };
-            match &case.send {
-                Some(slot) => {
-                    let c = chan(st, id);
-                    if c.closed {
-                        return Attempt::Fault(
-                            Fault::SendOnClosedChannel,
-                            format!("{tag}send on {name}: closed"),
-                        );
-                    }
-                    c.senders.insert(me);
-                    if let Some((r, rc)) = c.recvq.pop_front() {
-                        if c.cap == 0 {
-                            // Go: the receive happens before this send completes.
-                            st.acquire_from(me, r);
-                        }
-                        let v = slot.lock().unwrap().take();
-                        st.gors[r].fired = Some((rc, v));
-                        st.hand_off(r, id);
-                        let rn = st.name(r).to_string();
-                        return Attempt::Done(
-                            (Some(i), None),
-                            format!("{tag}send on {name}: handed to {rn}"),
-                        );
-                    }
-                    if c.buf.len() < c.cap {
-                        c.buf
-                            .push_back(slot.lock().unwrap().take().expect("send value"));
-                        let t = format!("{tag}send on {name} (buffer {}/{})", c.buf.len(), c.cap);
-                        return Attempt::Done((Some(i), None), t);
-                    }
-                }
-                None => {
-                    let c = chan(st, id);
-                    c.receivers.insert(me);
-                    if let Some(v) = c.buf.pop_front() {
-                        // A blocked sender's value moves into the freed slot.
-                        if let Some((s, sc)) = c.sendq.pop_front() {
-                            let sv = take_offer(st, s, sc);
-                            chan(st, id).buf.push_back(sv);
-                            st.gors[s].fired = Some((sc, None));
-                            st.hand_off(s, id);
-                        }
-                        let c = chan(st, id);
-                        let t = format!(
-                            "{tag}receive from {name} (buffer {}/{})",
-                            c.buf.len(),
-                            c.cap
-                        );
-                        return Attempt::Done((Some(i), Some(v)), t);
-                    }
-                    if let Some((s, sc)) = c.sendq.pop_front() {
-                        let sv = take_offer(st, s, sc);
-                        st.gors[s].fired = Some((sc, None));
-                        st.hand_off(s, id);
-                        let sn = st.name(s).to_string();
-                        return Attempt::Done(
-                            (Some(i), Some(sv)),
-                            format!("{tag}receive from {name}: from {sn}"),
-                        );
-                    }
-                    if c.closed {
-                        return Attempt::Done(
-                            (Some(i), None),
-                            format!("{tag}receive from {name}: closed"),
-                        );
-                    }
-                }
-            }
+            return fire(st, me, i, &cases[i], tag);
         }
         if default {
             return Attempt::Done((None, None), format!("{what}: nothing ready, default"));

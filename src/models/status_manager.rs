@@ -15,7 +15,7 @@
 
 use super::{Model, Param, Params, Variant};
 use crate::explore::ModelFn;
-use crate::go::{Chan, Data, Go, RwMutex};
+use crate::go::{Chan, Data, Go, RwMutex, TryRecv};
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
@@ -638,7 +638,10 @@ fn kubelet(go: &Go, v: V, p: P) {
 }
 
 /// The sync goroutine's loop. Go loops forever; the model adds a stop case so the
-/// goroutine ends when the kubelet stops.
+/// goroutine ends when the kubelet stops. A loop that runs forever handles whatever is
+/// pending, so the stop case does too before it returns: Go picks among ready cases at
+/// random, and a stop taken over a pending request would end the loop early, which
+/// the real loop never does.
 fn sync_loop(
     go: &Go,
     m: &Manager,
@@ -655,7 +658,13 @@ fn sync_loop(
                 let mut f = go.select().recv(&m.pod_status_channel).recv(stop).wait();
                 match (f.index, f.take::<SyncRequest>()) {
                     (Some(0), Some(req)) => m.sync_batch_buggy(req),
-                    _ => return,
+                    _ => {
+                        // Stopping: what is still in the channel first.
+                        while let TryRecv::Value(req) = m.pod_status_channel.try_recv() {
+                            m.sync_batch_buggy(req);
+                        }
+                        return;
+                    }
                 }
             }
             // fixed: select over the status channel and the ticker.
@@ -674,7 +683,25 @@ fn sync_loop(
                         m.sync_pod(&r.uid, &r.name, r.deletion_timestamp, r.status)
                     }
                     Some(1) => m.sync_batch(pods),
-                    _ => return,
+                    _ => {
+                        // Stopping: what is still pending first.
+                        loop {
+                            let mut f = go
+                                .select()
+                                .recv(&m.pod_status_channel)
+                                .recv(t)
+                                .default()
+                                .wait();
+                            match f.index {
+                                Some(0) => {
+                                    let r = f.take::<SyncRequest>().expect("never closed");
+                                    m.sync_pod(&r.uid, &r.name, r.deletion_timestamp, r.status)
+                                }
+                                Some(_) => m.sync_batch(pods),
+                                None => return,
+                            }
+                        }
+                    }
                 }
             }
         }

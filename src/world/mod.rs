@@ -10,7 +10,7 @@ mod detect;
 mod state;
 
 pub(crate) use state::*;
-pub use state::{Fault, TimeMode};
+pub use state::{Fault, TimeMode, Turn};
 
 use crate::engine::{self, Kind, Point};
 use crate::report::{Property, Violation};
@@ -41,8 +41,8 @@ pub(crate) struct Options {
     pub max_steps: usize,
     /// Report unordered accesses to plain variables as `data-race`.
     pub check_races: bool,
-    /// Replay: the goroutine that takes each step, in order.
-    pub replay: Option<Vec<Gid>>,
+    /// Replay: the goroutine that takes each step, in order, and the cases it chose.
+    pub replay: Option<Vec<Turn>>,
     /// Objects (by name) that share one engine point: see `explore::shared_points`.
     pub shared: Arc<BTreeMap<String, usize>>,
     /// Record `Execution::joint` (the pilot execution only).
@@ -287,7 +287,7 @@ impl World {
                 return false;
             }
             let step = st.trace.len();
-            let Some(want) = st.replay.as_ref().map(|s| s.get(step).copied()) else {
+            let Some(want) = st.replay.as_ref().map(|s| s.get(step).map(|t| t.gid)) else {
                 return true;
             };
             match want {

@@ -277,10 +277,20 @@ fn join(into: &mut Vec<u32>, from: &[u32]) {
     }
 }
 
+/// One step of a schedule: the goroutine that takes it and, when it was a select with
+/// more than one ready case, the case it chose (from 0). What a replay follows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Turn {
+    pub gid: usize,
+    pub case: Option<usize>,
+}
+
 /// One line of the trace.
 #[derive(Clone, Debug)]
 pub(crate) struct Step {
     pub gid: Gid,
+    /// The case chosen among several ready ones.
+    pub case: Option<usize>,
     pub func: &'static str,
     pub text: String,
     /// The virtual time of the step, in virtual time mode.
@@ -295,7 +305,9 @@ pub(crate) struct State {
     pub aborted: bool,
     pub max_steps: usize,
     pub check_races: bool,
-    pub replay: Option<Vec<Gid>>,
+    pub replay: Option<Vec<Turn>>,
+    /// The case chosen by the step being taken, for `record`.
+    pub chosen: Option<usize>,
     pub to_unpark: Vec<Thread>,
     pub joins: Vec<Join>,
     pub record_joint: bool,
@@ -322,6 +334,7 @@ impl State {
             max_steps: opts.max_steps,
             check_races: opts.check_races,
             replay: opts.replay,
+            chosen: None,
             to_unpark: Vec::new(),
             joins: Vec::new(),
             record_joint: opts.record_joint,
@@ -399,6 +412,42 @@ impl State {
         &self.objs[o].name
     }
 
+    /// Which of the `ready` cases (at least one) goroutine `g`'s select takes: the
+    /// engine's choice, or in a replay the recorded one.
+    pub(crate) fn choose(
+        &mut self,
+        kind: crate::engine::Kind,
+        g: Gid,
+        ready: &[usize],
+    ) -> Result<usize, Violation> {
+        if ready.len() == 1 {
+            return Ok(ready[0]);
+        }
+        let c = match &self.replay {
+            None => ready[crate::engine::choose(kind, ready.len())],
+            Some(r) => {
+                let step = self.trace.len();
+                match r.get(step).and_then(|t| t.case) {
+                    Some(c) if ready.contains(&c) => c,
+                    want => {
+                        let cases: Vec<String> =
+                            ready.iter().map(|c| (c + 1).to_string()).collect();
+                        let msg = format!(
+                            "the replay diverged at step {}: {}'s select has cases {} ready, and the schedule gives {}",
+                            step + 1,
+                            self.name(g),
+                            cases.join(", "),
+                            want.map_or("no case".to_string(), |c| format!("case {}", c + 1)),
+                        );
+                        return Err(Violation::new(Property::Diverged, msg));
+                    }
+                }
+            }
+        };
+        self.chosen = Some(c);
+        Ok(c)
+    }
+
     /// Appends a step to the trace; enforces the step bound; in replay, wakes the
     /// goroutine whose step is next.
     pub(crate) fn record(&mut self, gid: Gid, text: String) {
@@ -406,8 +455,10 @@ impl State {
         // Every step, for whoever installs a tracing subscriber (free otherwise).
         tracing::trace!(step = self.trace.len() + 1, goroutine = %self.gors[gid].name, func, "{text}");
         let at = (self.time == TimeMode::Virtual).then_some(self.now);
+        let case = self.chosen.take();
         self.trace.push(Step {
             gid,
+            case,
             func,
             text,
             at,
@@ -423,7 +474,7 @@ impl State {
         let next = self
             .replay
             .as_ref()
-            .and_then(|s| s.get(self.trace.len()).copied());
+            .and_then(|s| s.get(self.trace.len()).map(|t| t.gid));
         if let Some(g) = next
             && self.gors.get(g).is_some_and(|x| x.status == Status::Turn)
         {
@@ -526,7 +577,10 @@ impl State {
         }
         if let Some(&t) = live.iter().find(|&&g| self.gors[g].status == Status::Turn) {
             let step = self.trace.len();
-            let want = self.replay.as_ref().and_then(|s| s.get(step).copied());
+            let want = self
+                .replay
+                .as_ref()
+                .and_then(|s| s.get(step).map(|t| t.gid));
             let who = want.map(|g| self.name(g).to_string()).unwrap_or_default();
             let msg = format!(
                 "the replay diverged at step {}: the schedule gives it to {who}, which cannot take it (it is {}); {} and the others wait for their turn",

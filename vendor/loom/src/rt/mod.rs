@@ -220,3 +220,13 @@ pub fn stop_exploring() {
 pub fn skip_branch() {
     execution(|execution| execution.path.skip_branch())
 }
+
+/// stalemate: returns one of `0..n`; every one is explored (`n` must be the same each
+/// time the execution reaches this call, as a deterministic model makes it).
+pub fn choose(n: usize) -> usize {
+    assert!(n > 0, "choose(0): nothing to choose from");
+    if n == 1 {
+        return 0;
+    }
+    execution(|execution| execution.path.branch_choice(n))
+}

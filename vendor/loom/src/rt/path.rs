@@ -68,6 +68,15 @@ pub(crate) struct Load {
     exploring: bool,
 }
 
+/// stalemate: a choice of one of `len` alternatives (`crate::choose`).
+#[derive(Debug)]
+#[cfg_attr(feature = "checkpoint", derive(Serialize, Deserialize))]
+pub(crate) struct Choice {
+    pos: usize,
+    len: usize,
+    exploring: bool,
+}
+
 #[derive(Debug)]
 #[cfg_attr(feature = "checkpoint", derive(Serialize, Deserialize))]
 pub(crate) struct Spurious {
@@ -82,6 +91,7 @@ objects! {
     Schedule(Schedule),
     Load(Load),
     Spurious(Spurious),
+    Choice(Choice),
 }
 
 #[derive(Debug, Eq, PartialEq, Clone, Copy)]
@@ -235,6 +245,33 @@ impl Path {
 
         self.pos += 1;
         spurious
+    }
+
+    /// stalemate: branch on a choice of one of `len` alternatives; every one is explored,
+    /// in order, as the values of a load are.
+    pub(super) fn branch_choice(&mut self, len: usize) -> usize {
+        if self.is_traversed() {
+            assert_path_len!(self.branches);
+
+            self.branches.insert(Choice {
+                pos: 0,
+                len,
+                exploring: self.exploring,
+            });
+        }
+
+        let choice = object::Ref::from_usize(self.pos)
+            .downcast::<Choice>(&self.branches)
+            .expect("Reached unexpected exploration state. Is the model fully deterministic?")
+            .get(&self.branches);
+        assert_eq!(
+            choice.len, len,
+            "Reached unexpected exploration state. Is the model fully deterministic?"
+        );
+        let pos = choice.pos;
+
+        self.pos += 1;
+        pos
     }
 
     /// Returns the thread identifier to schedule
@@ -445,6 +482,18 @@ impl Path {
                 load.pos += 1;
 
                 if load.pos < load.len {
+                    return true;
+                }
+            } else if let Some(choice_ref) = last.downcast::<Choice>(&self.branches) {
+                let choice = choice_ref.get_mut(&mut self.branches);
+
+                if !choice.exploring {
+                    continue;
+                }
+
+                choice.pos += 1;
+
+                if choice.pos < choice.len {
                     return true;
                 }
             } else if let Some(spurious_ref) = last.downcast::<Spurious>(&self.branches) {
