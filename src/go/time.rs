@@ -10,6 +10,13 @@ use crate::world::{Attempt, TimeMode, Wait};
 use std::time::Duration;
 
 impl Go {
+    /// `time.Since(start)`, start being the beginning of the execution: the virtual
+    /// clock (always zero in `any` mode). Not a step: the clock moves only while every
+    /// goroutine is blocked, so no running goroutine can see it move under it.
+    pub fn now(&self) -> Duration {
+        self.w.lock().now
+    }
+
     /// `time.Sleep(d)`. In `any` mode it is a step that orders nothing (every order is
     /// explored anyway); in `virtual` mode the goroutine blocks until the clock reaches
     /// now + d.
