@@ -778,6 +778,38 @@ fn virtual_time_orders_timers_by_their_durations() {
     }
 }
 
+/// In virtual time a timer is no goroutine: the clock delivers its tick. Ten timers fit
+/// loom's eight threads, fire in deadline order,
+/// and a tick nobody is waiting for stays in its channel while the clock moves on.
+#[test]
+fn virtual_timers_cost_no_goroutine_and_fire_in_deadline_order() {
+    let model: ModelFn = Arc::new(|go: &Go| {
+        let timers: Vec<_> = (0..10u64)
+            .map(|i| go.after(&format!("t{i}"), Duration::from_millis(100 * (10 - i))))
+            .collect();
+        // t9 (100 ms) first; by the time t0 (1 s) has fired, every other one has too.
+        timers[0].recv();
+        go.check("clock", go.now() == Duration::from_secs(1), || {
+            format!("now {:?}", go.now())
+        });
+        let ready = timers[1..]
+            .iter()
+            .filter(|t| t.try_recv() == TryRecv::Value(()))
+            .count();
+        go.check("ticks kept", ready == 9, || format!("{ready} of 9 ticks"));
+    });
+    for e in engines() {
+        let o = explore(
+            &e,
+            &with_time(stalemate::TimeMode::Virtual),
+            model.clone(),
+            None,
+        )
+        .unwrap();
+        assert!(o.finding.is_none(), "{}", e.describe());
+    }
+}
+
 #[test]
 fn sleep_in_virtual_time_wakes_in_deadline_order_and_replays() {
     // Sleeps order the steps by time, but not memory: Go's race detector still reports

@@ -13,7 +13,7 @@ use std::sync::Arc;
 
 /// A Go channel carrying `T`.
 pub struct Chan<T> {
-    o: Arc<Obj>,
+    pub(super) o: Arc<Obj>,
     _t: PhantomData<fn(T) -> T>,
 }
 

@@ -34,10 +34,21 @@ impl Go {
         })
     }
 
-    /// `time.After(d)`: a channel that receives once, after `d` (in `any` mode, at a
-    /// moment the engine chooses).
+    /// `time.After(d)`: a channel that receives once, after `d`. In `any` mode the tick
+    /// is a goroutine's step, at a moment the engine chooses. In `virtual` mode it is
+    /// no goroutine at all: the clock delivers it when it reaches the deadline (see
+    /// `State::advance_clock`), so a timer costs no thread and no steps.
     pub fn after(&self, name: &str, d: Duration) -> Chan<()> {
         let c = self.chan::<()>(name, 1);
+        if self.w.lock().time == TimeMode::Virtual {
+            let o = c.o.id;
+            self.w.op(&[], |st, _| {
+                let at = st.now + d;
+                st.timers.push((at, o));
+                Attempt::Done((), format!("timer {name}: fires at {at:?}"))
+            });
+            return c;
+        }
         let fire = c.clone();
         self.go(&format!("timer {name}"), move |go| {
             go.sleep(d);

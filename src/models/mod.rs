@@ -1,6 +1,7 @@
 //! The model catalogue. Each model is a small port of a Go component's concurrency
 //! skeleton; it knows the Go primitives and nothing of engines.
 
+mod cache_sync_wait;
 mod cacher_2015;
 mod informer;
 mod status_manager;
@@ -82,6 +83,7 @@ pub static ALL: &[&Model] = &[
     &cacher_2015::MODEL,
     &informer::MODEL,
     &status_manager::MODEL,
+    &cache_sync_wait::MODEL,
 ];
 
 pub fn find(name: &str) -> Option<&'static Model> {

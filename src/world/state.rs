@@ -321,6 +321,8 @@ pub(crate) struct State {
     pub time: TimeMode,
     /// The virtual clock (virtual time mode).
     pub now: std::time::Duration,
+    /// Virtual time mode: timers not yet fired (deadline, channel), in creation order.
+    pub timers: Vec<(std::time::Duration, Oid)>,
 }
 
 impl State {
@@ -343,6 +345,7 @@ impl State {
             regroup: false,
             time: opts.time,
             now: std::time::Duration::ZERO,
+            timers: Vec::new(),
         }
     }
 
@@ -608,17 +611,52 @@ impl State {
             (Status::Blocked, Some(Wait::Sleep(d))) => Some(*d),
             _ => None,
         };
-        let Some(next) = self.gors.iter().filter_map(sleeping).min() else {
-            return false;
-        };
-        self.now = self.now.max(next);
-        for g in 0..self.gors.len() {
-            if sleeping(&self.gors[g]) == Some(next) {
-                self.gors[g].granted = true;
-                self.wake(g);
+        loop {
+            let sleeper = self.gors.iter().filter_map(sleeping).min();
+            let timer = self.timers.iter().map(|t| t.0).min();
+            let Some(next) = sleeper.into_iter().chain(timer).min() else {
+                return false;
+            };
+            self.now = self.now.max(next);
+            let mut woke = false;
+            // Timers first, in the order they were made; a timer that wakes nobody
+            // leaves its tick in the channel, and the clock moves on.
+            let (due, later) = std::mem::take(&mut self.timers)
+                .into_iter()
+                .partition::<Vec<_>, _>(|t| t.0 == next);
+            self.timers = later;
+            for (_, o) in due {
+                woke |= self.fire_timer(o);
+            }
+            for g in 0..self.gors.len() {
+                if sleeping(&self.gors[g]) == Some(next) {
+                    self.gors[g].granted = true;
+                    self.wake(g);
+                    woke = true;
+                }
+            }
+            if woke {
+                return true;
             }
         }
-        true
+    }
+
+    /// A timer's channel (capacity 1) receives its tick: handed to the first goroutine
+    /// waiting on it, else kept in the buffer. True if it woke a goroutine.
+    fn fire_timer(&mut self, o: Oid) -> bool {
+        let ObjKind::Chan(c) = &mut self.objs[o].kind else {
+            unreachable!("a timer's object is a channel")
+        };
+        if let Some((r, case)) = c.recvq.pop_front() {
+            let tick: Val = Box::new(());
+            self.gors[r].fired = Some((case, Some(tick)));
+            self.wake(r);
+            return true;
+        }
+        if c.buf.len() < c.cap {
+            c.buf.push_back(Box::new(()));
+        }
+        false
     }
 
     fn describe_status(&self, g: Gid) -> &'static str {
