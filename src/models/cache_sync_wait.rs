@@ -218,14 +218,19 @@ impl Gateway {
         }
     }
 
-    /// GetClientManager as in the seed (buggy and timeout).
-    fn get_client_manager(&self, cluster: &'static str, up: bool) -> Result<Arc<Manager>, String> {
-        let go = &self.go;
-        let _f = go.func("GetClientManager");
+    /// The cluster's manager, if `ClientSets` has one (under the read lock).
+    fn lookup(&self, cluster: &str) -> Option<Arc<Manager>> {
         self.lock.rlock();
         let found = self.sets.with(|s| s.get(cluster).cloned());
         self.lock.runlock();
-        if let Some(m) = found {
+        found
+    }
+
+    /// GetClientManager: the read-locked lookup, then under the write lock the double
+    /// check, then each variant's initialisation.
+    fn get_client_manager(&self, cluster: &'static str, up: bool) -> Result<Arc<Manager>, String> {
+        let _f = self.go.func("GetClientManager");
+        if let Some(m) = self.lookup(cluster) {
             return Ok(m);
         }
         self.lock.lock();
@@ -233,6 +238,9 @@ impl Gateway {
         if let Some(m) = self.sets.with(|s| s.get(cluster).cloned()) {
             self.lock.unlock();
             return Ok(m);
+        }
+        if self.v == V::Isolated {
+            return self.init_isolated(cluster, up);
         }
         let m = self.start_manager(cluster, up);
         // buggy and timeout: inserted before its cache has synced, and kept if it never does.
@@ -246,36 +254,20 @@ impl Gateway {
         }
     }
 
-    /// isolated: the lock guards only the maps; one request per cluster initialises it,
-    /// and waits for the sync with no lock held; a manager that never synced is stopped
-    /// and forgotten, so the next request tries again.
-    fn get_client_manager_isolated(
-        &self,
-        cluster: &'static str,
-        up: bool,
-    ) -> Result<Arc<Manager>, String> {
+    /// isolated, called with the write lock held: the lock guards only the maps; one
+    /// request per cluster initialises it, and waits for the sync with no lock held; a
+    /// manager that never synced is stopped and forgotten, so the next request tries
+    /// again.
+    fn init_isolated(&self, cluster: &'static str, up: bool) -> Result<Arc<Manager>, String> {
         let go = &self.go;
-        let _f = go.func("GetClientManager");
-        self.lock.rlock();
-        let found = self.sets.with(|s| s.get(cluster).cloned());
-        self.lock.runlock();
-        if let Some(m) = found {
-            return Ok(m);
-        }
-        self.lock.lock();
-        if let Some(m) = self.sets.with(|s| s.get(cluster).cloned()) {
-            self.lock.unlock();
-            return Ok(m);
-        }
         if let Some(done) = self.inflight.with(|f| f.get(cluster).cloned()) {
             // Another request is initialising it: wait for that, bounded.
             self.lock.unlock();
             let timer = go.after(&format!("{cluster}.init-timeout"), self.p.sync_timeout);
             go.select().recv(&done).recv(&timer).wait();
-            self.lock.rlock();
-            let found = self.sets.with(|s| s.get(cluster).cloned());
-            self.lock.runlock();
-            return found.ok_or_else(|| format!("{cluster}: not available"));
+            return self
+                .lookup(cluster)
+                .ok_or_else(|| format!("{cluster}: not available"));
         }
         let done = go.chan::<()>(&format!("{cluster}.init"), 0);
         self.inflight.with(|f| f.insert(cluster, done.clone()));
@@ -299,10 +291,7 @@ impl Gateway {
 
     /// GET /clusters/{name}/pods: the pods in the cluster's informer cache.
     fn list_pods(&self, cluster: &'static str, up: bool) -> Result<Vec<String>, String> {
-        let m = match self.v {
-            V::Isolated => self.get_client_manager_isolated(cluster, up)?,
-            _ => self.get_client_manager(cluster, up)?,
-        };
+        let m = self.get_client_manager(cluster, up)?;
         let go = &self.go;
         let _f = go.func("listPods");
         let cached = m.store.get();

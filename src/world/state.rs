@@ -415,6 +415,12 @@ impl State {
         &self.objs[o].name
     }
 
+    /// In a replay, the recorded turn of step `step` (from 0); `None` past the
+    /// schedule's end or outside a replay.
+    fn replayed(&self, step: usize) -> Option<Turn> {
+        self.replay.as_ref().and_then(|r| r.get(step).copied())
+    }
+
     /// Which of the `ready` cases (at least one) goroutine `g`'s select takes: the
     /// engine's choice, or in a replay the recorded one.
     pub(crate) fn choose(
@@ -428,9 +434,9 @@ impl State {
         }
         let c = match &self.replay {
             None => ready[crate::engine::choose(kind, ready.len())],
-            Some(r) => {
+            Some(_) => {
                 let step = self.trace.len();
-                match r.get(step).and_then(|t| t.case) {
+                match self.replayed(step).and_then(|t| t.case) {
                     Some(c) if ready.contains(&c) => c,
                     want => {
                         let cases: Vec<String> =
@@ -474,11 +480,7 @@ impl State {
             self.fail(Violation::new(Property::StepBound, msg));
             return;
         }
-        let next = self
-            .replay
-            .as_ref()
-            .and_then(|s| s.get(self.trace.len()).map(|t| t.gid));
-        if let Some(g) = next
+        if let Some(g) = self.replayed(self.trace.len()).map(|t| t.gid)
             && self.gors.get(g).is_some_and(|x| x.status == Status::Turn)
         {
             self.wake(g);
@@ -580,10 +582,7 @@ impl State {
         }
         if let Some(&t) = live.iter().find(|&&g| self.gors[g].status == Status::Turn) {
             let step = self.trace.len();
-            let want = self
-                .replay
-                .as_ref()
-                .and_then(|s| s.get(step).map(|t| t.gid));
+            let want = self.replayed(step).map(|t| t.gid);
             let who = want.map(|g| self.name(g).to_string()).unwrap_or_default();
             let msg = format!(
                 "the replay diverged at step {}: the schedule gives it to {who}, which cannot take it (it is {}); {} and the others wait for their turn",
@@ -599,7 +598,8 @@ impl State {
     }
 
     /// Virtual time, when no goroutine can run: the clock moves to the earliest
-    /// deadline, and the goroutines sleeping until then wake (in goroutine order).
+    /// deadline; the timers due then fire, and the goroutines sleeping until then wake
+    /// (in goroutine order). The clock goes on to later deadlines until one wakes.
     /// Whoever blocks last calls this; "everyone blocked" stays true until it acts, so
     /// every interleaving that gets here advances the same way.
     fn advance_clock(&mut self) -> bool {
