@@ -2,6 +2,7 @@
 
 use crate::engine::{self, Budget, Explored, Kind, Stop};
 use crate::go::Go;
+use crate::net;
 use crate::world::{Execution, Options, TimeMode, Turn, World};
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
@@ -26,6 +27,9 @@ pub enum Engine {
     /// Depth-first search on shuttle over every schedule and every select choice (no
     /// partial-order reduction): `engine::dfs`.
     Dfs,
+    /// turmoil simulations of a model's network side, one per seed
+    /// (`engine::turmoil_engine`); see [`explore_net`].
+    Turmoil(net::Settings),
 }
 
 impl Engine {
@@ -36,6 +40,7 @@ impl Engine {
             Engine::Random { .. } => "shuttle-random",
             Engine::Pct { .. } => "shuttle-pct",
             Engine::Dfs => "shuttle-dfs",
+            Engine::Turmoil(_) => "turmoil",
         }
     }
 
@@ -52,6 +57,7 @@ impl Engine {
             Engine::Random { seed } => format!("shuttle-random (seed {seed})"),
             Engine::Pct { seed, depth } => format!("shuttle-pct (seed {seed}, depth {depth})"),
             Engine::Dfs => "shuttle-dfs".to_string(),
+            Engine::Turmoil(s) => s.describe(),
         }
     }
 
@@ -249,6 +255,7 @@ fn drive(
     engine::init();
     let kind = match engine {
         Engine::Loom { .. } => Kind::Loom,
+        Engine::Turmoil(_) => return Err(TURMOIL_THREADS.into()),
         _ => Kind::Shuttle,
     };
     // Only loom's DPOR reads points as conflicts; shuttle's schedulers stay as they are.
@@ -334,7 +341,38 @@ fn run_engine(engine: &Engine, budget: &Budget, body: engine::Body) -> Result<Ex
             body,
         ),
         Engine::Dfs => shuttle(&Strategy::Dfs, budget, body),
+        Engine::Turmoil(_) => Err(TURMOIL_THREADS.into()),
     }
+}
+
+const TURMOIL_THREADS: &str =
+    "turmoil runs a model's network side (explore_net), not its goroutines";
+
+pub use crate::engine::turmoil_engine::{NetOutcome, SimRun, difference};
+
+/// Runs a model's network side under turmoil, one simulation per seed, until a
+/// property breaks or the seeds or the time limit run out. `plan_of` gives each seed's
+/// fault plan.
+pub fn explore_net(
+    s: &net::Settings,
+    bounds: &Bounds,
+    model: &net::NetFn,
+    plan_of: &dyn Fn(u64) -> net::FaultPlan,
+    progress: Option<Arc<AtomicU64>>,
+) -> NetOutcome {
+    engine::turmoil_engine::explore(
+        s,
+        bounds.max_executions,
+        bounds.time_limit,
+        model,
+        plan_of,
+        progress,
+    )
+}
+
+/// One simulation: seed `seed` with `plan`.
+pub fn simulate(s: &net::Settings, seed: u64, plan: &net::FaultPlan, model: &net::NetFn) -> SimRun {
+    engine::turmoil_engine::simulate(s, seed, plan, model)
 }
 
 /// Explores the model with one engine until a violation, exhaustion or the bounds.

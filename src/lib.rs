@@ -6,12 +6,14 @@
 //! - [`explore`]: runs a model under loom (exhaustive), shuttle (random, PCT, DFS) or a
 //!   replayed schedule, and returns a value: a pass with statistics, or a violation.
 //! - [`scenario`] and [`runner`]: scenario files, their expectations, the reports.
+//! - [`net`]: the network world: turmoil hosts, HTTP, named async locks, fault plans.
 //! - [`models`]: the catalogue.
 
 mod engine;
 pub mod explore;
 pub mod go;
 pub mod models;
+pub mod net;
 pub mod report;
 pub mod runner;
 pub mod scenario;

@@ -41,13 +41,21 @@ enum Cmd {
         #[arg(long)]
         quiet: bool,
     },
-    /// Replays a schedule from a report, printing the same report again.
+    /// Replays a schedule (thread engines) or a seed (turmoil) from a report,
+    /// printing the same report again.
     ///
     /// Exit codes: 0 reproduced; 5 diverged (the model changed); 2 bad input.
     Replay {
         scenario: PathBuf,
+        /// The schedule token of a thread engine's report.
+        #[arg(long, required_unless_present = "seed", conflicts_with = "seed")]
+        schedule: Option<String>,
+        /// The seed of a turmoil engine's report.
         #[arg(long)]
-        schedule: String,
+        seed: Option<u64>,
+        /// With --seed: which engine (numbered from 1); default the first turmoil one.
+        #[arg(long, requires = "seed")]
+        engine: Option<usize>,
     },
 }
 
@@ -59,7 +67,12 @@ fn main() -> ExitCode {
             ExitCode::SUCCESS
         }
         Cmd::Run { paths, quiet } => run(paths, quiet),
-        Cmd::Replay { scenario, schedule } => replay(&scenario, &schedule),
+        Cmd::Replay {
+            scenario,
+            schedule,
+            seed,
+            engine,
+        } => replay(&scenario, schedule.as_deref(), seed, engine),
     }
 }
 
@@ -90,9 +103,27 @@ fn list() -> String {
             "  expect values: {}",
             scenario::expect_values(m).join(", ")
         );
+        if let Some(n) = m.network {
+            let _ = writeln!(o, "  network (engine turmoil):");
+            for (h, d) in n.hosts {
+                let _ = writeln!(o, "    host   {h:<15} {d}");
+            }
+            for (h, d) in n.clients {
+                let _ = writeln!(o, "    client {h:<15} {d}");
+            }
+        }
         let _ = writeln!(o);
     }
     let _ = writeln!(o, "engines: {}", scenario::ENGINE_KINDS.join(", "));
+    let kinds: Vec<&str> = stalemate::net::FaultKind::ALL
+        .iter()
+        .map(|k| k.key())
+        .collect();
+    let _ = writeln!(
+        o,
+        "fault kinds (turmoil): {} (crash and bounce take host = ..., the others between = [a, b])",
+        kinds.join(", ")
+    );
     o
 }
 
@@ -282,7 +313,7 @@ fn table(rows: &[(String, String, EngineRun)]) -> String {
     o
 }
 
-fn replay(path: &Path, token: &str) -> ExitCode {
+fn replay(path: &Path, token: Option<&str>, seed: Option<u64>, engine: Option<usize>) -> ExitCode {
     let s = match scenario::load(path) {
         Ok(s) => s,
         Err(e) => {
@@ -290,7 +321,12 @@ fn replay(path: &Path, token: &str) -> ExitCode {
             return ExitCode::from(BAD_INPUT);
         }
     };
-    match runner::replay(&s, token) {
+    let r = match (token, seed) {
+        (Some(t), _) => runner::replay(&s, t),
+        (None, Some(seed)) => runner::replay_seed(&s, engine, seed),
+        (None, None) => Err("give --schedule TOKEN or --seed N".into()),
+    };
+    match r {
         Ok(r) => {
             println!("{}", r.report);
             if r.reproduced {

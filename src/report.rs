@@ -180,6 +180,55 @@ pub(crate) fn render(
     o
 }
 
+/// Renders a network report: the header with the seed's fault plan, the property,
+/// the wait-for chain across locks and the network when it broke, the timeline with
+/// simulated times, and last the replay command.
+pub(crate) fn render_net(
+    h: &Header,
+    plan: &str,
+    v: &Violation,
+    at: std::time::Duration,
+    chain: &[String],
+    steps: &[crate::net::NetStep],
+    replay: &str,
+) -> String {
+    let mut o = String::new();
+    let _ = writeln!(o, "stalemate: {} found", v.property.key());
+    let _ = writeln!(o, "scenario   {} ({})", h.scenario, h.path);
+    let _ = writeln!(o, "model      {}, variant {}", h.model, h.variant);
+    let _ = writeln!(o, "engine     {}", h.engine);
+    let _ = writeln!(o, "faults     {plan}");
+    let _ = writeln!(o, "params     {}", h.params.join(" "));
+    let _ = writeln!(o, "bounds     {}", h.bounds);
+    let _ = writeln!(o);
+    let _ = writeln!(o, "property   {}: {}", v.property.key(), v.property.meaning());
+    let _ = writeln!(o, "           {}", v.message);
+    if !chain.is_empty() {
+        let _ = writeln!(o);
+        let _ = writeln!(o, "wait-for chain at {}", crate::net::secs(at));
+        for l in chain {
+            let _ = writeln!(o, "  {l}");
+        }
+    }
+    let _ = writeln!(o);
+    let _ = writeln!(o, "steps");
+    let wn = steps.iter().map(|s| s.who.len()).max().unwrap_or(0);
+    for (i, s) in steps.iter().enumerate() {
+        let line = format!(
+            "{:>5}  {:>8}  {:<wn$}  {}",
+            i + 1,
+            crate::net::secs(s.at),
+            s.who,
+            s.text
+        );
+        let _ = writeln!(o, "{}", line.trim_end());
+    }
+    let _ = writeln!(o);
+    let _ = writeln!(o, "replay");
+    let _ = write!(o, "  {replay}");
+    o
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1,7 +1,9 @@
 //! Runs scenarios: every engine, compared with the expectation; renders reports;
 //! replays schedules.
 
-use crate::explore::{self, Engine, Finding};
+use crate::explore::{self, Engine, Finding, SimRun};
+use crate::models::Network;
+use crate::net::{self, FaultPlan, NetFn};
 use crate::report::{self, Header, Property};
 use crate::scenario::{EngineSpec, Expect, Scenario};
 use crate::schedule::{self, Token};
@@ -41,7 +43,10 @@ pub struct Found {
     pub property: Property,
     /// The full report; its last line is the replay command.
     pub report: String,
+    /// What replays it: a schedule token (thread engines) or a seed (turmoil).
     pub token: String,
+    /// The replay command: the report's last line.
+    pub replay: String,
 }
 
 /// One engine's run of a scenario.
@@ -140,6 +145,7 @@ fn found(s: &Scenario, engine_no: usize, f: &Finding) -> Found {
         property: v.property.clone(),
         report,
         token,
+        replay: cmd,
     }
 }
 
@@ -161,6 +167,9 @@ fn verdict(expect: &Expect, found: Option<&Found>, error: bool) -> Verdict {
 /// `progress` counts executions as they start.
 pub fn run_engine(s: &Scenario, engine_no: usize, progress: Option<Arc<AtomicU64>>) -> EngineRun {
     let spec = &s.engines[engine_no - 1];
+    if let Engine::Turmoil(settings) = &spec.engine {
+        return run_net(s, engine_no, settings, progress);
+    }
     let model = (s.model.build)(&s.variant, &s.params);
     let t = Instant::now();
     let r = explore::explore(&spec.engine, &s.bounds(spec), model, progress);
@@ -259,5 +268,154 @@ pub fn replay(s: &Scenario, token: &str) -> Result<Replayed, String> {
     Ok(Replayed {
         report,
         reproduced: same,
+    })
+}
+
+/// A model's network side, built for the scenario's variant and parameters.
+fn network(s: &Scenario) -> (&'static Network, NetFn) {
+    let n = s
+        .model
+        .network
+        .expect("the scenario checked that the model has a network side");
+    (n, (n.build)(&s.variant, &s.params))
+}
+
+fn plan_of(n: &Network, settings: &net::Settings, seed: u64) -> FaultPlan {
+    settings.plan(seed, n.drawn_hosts, n.drawn_links)
+}
+
+/// Runs a turmoil engine: one simulation per seed.
+fn run_net(
+    s: &Scenario,
+    engine_no: usize,
+    settings: &net::Settings,
+    progress: Option<Arc<AtomicU64>>,
+) -> EngineRun {
+    let spec = &s.engines[engine_no - 1];
+    let (n, model) = network(s);
+    let t = Instant::now();
+    let o = explore::explore_net(
+        settings,
+        &s.bounds(spec),
+        &model,
+        &|seed| plan_of(n, settings, seed),
+        progress,
+    );
+    let f = o
+        .finding
+        .as_ref()
+        .map(|run| net_found(s, engine_no, run, o.nondeterministic.clone()));
+    EngineRun {
+        engine: spec.engine.clone(),
+        explored: o.explored,
+        verdict: verdict(&s.expect, f.as_ref(), false),
+        found: f,
+        error: None,
+        elapsed: t.elapsed(),
+        shared: Vec::new(),
+        regrouped: Vec::new(),
+    }
+}
+
+/// The replay command of a turmoil finding: the engine is named only when it is not
+/// the scenario's first turmoil engine.
+fn seed_command(s: &Scenario, engine_no: usize, seed: u64) -> String {
+    let first = s
+        .engines
+        .iter()
+        .position(|e| matches!(e.engine, Engine::Turmoil(_)))
+        .map_or(0, |i| i + 1);
+    let engine = if first == engine_no {
+        String::new()
+    } else {
+        format!(" --engine {engine_no}")
+    };
+    format!("stalemate replay {}{engine} --seed {seed}", s.path)
+}
+
+fn net_found(s: &Scenario, engine_no: usize, run: &SimRun, nondeterministic: Option<String>) -> Found {
+    let spec = &s.engines[engine_no - 1];
+    let (property, message, at, chain) = match (nondeterministic, &run.error, &run.broken) {
+        (Some(d), _, _) => (Property::Diverged, d, run.ended, Vec::new()),
+        (None, Some(e), _) => (
+            Property::Crash,
+            format!("a host failed: {e}"),
+            run.ended,
+            Vec::new(),
+        ),
+        (None, None, Some(b)) => (
+            Property::Model(b.property.clone()),
+            b.message.clone(),
+            b.at,
+            b.chain.clone(),
+        ),
+        (None, None, None) => (
+            Property::Diverged,
+            format!(
+                "seed {} ran to {} without breaking a property",
+                run.seed,
+                net::secs(run.ended)
+            ),
+            run.ended,
+            Vec::new(),
+        ),
+    };
+    let cmd = seed_command(s, engine_no, run.seed);
+    let h = Header {
+        scenario: s.name.clone(),
+        path: s.path.clone(),
+        model: s.model.name.to_string(),
+        variant: s.variant.clone(),
+        engine: format!("{}, seed {}", spec.engine.describe(), run.seed),
+        params: s.params.describe(),
+        bounds: format!(
+            "seeds {}, time_limit_secs {}",
+            spec.iterations,
+            s.time_limit.as_secs()
+        ),
+    };
+    let v = crate::report::Violation::new(property.clone(), message);
+    let report = report::render_net(&h, &run.plan.describe(), &v, at, &chain, &run.steps, &cmd);
+    Found {
+        property,
+        report,
+        token: run.seed.to_string(),
+        replay: cmd,
+    }
+}
+
+/// Replays one seed of a turmoil engine (`engine`: its number, or the first turmoil
+/// engine). The report is the one the run printed, byte for byte.
+pub fn replay_seed(s: &Scenario, engine: Option<usize>, seed: u64) -> Result<Replayed, String> {
+    let turmoil: Vec<usize> = s
+        .engines
+        .iter()
+        .enumerate()
+        .filter(|(_, e)| matches!(e.engine, Engine::Turmoil(_)))
+        .map(|(i, _)| i + 1)
+        .collect();
+    let no = match engine {
+        None => *turmoil
+            .first()
+            .ok_or_else(|| format!("{} has no turmoil engine to replay a seed on", s.path))?,
+        Some(k) if turmoil.contains(&k) => k,
+        Some(k) => {
+            let list: Vec<String> = turmoil.iter().map(|i| i.to_string()).collect();
+            return Err(format!(
+                "engine {k} of {} is not a turmoil engine (turmoil engines: {})",
+                s.path,
+                if list.is_empty() { "none".into() } else { list.join(", ") }
+            ));
+        }
+    };
+    let Engine::Turmoil(settings) = &s.engines[no - 1].engine else {
+        unreachable!("filtered above")
+    };
+    let (n, model) = network(s);
+    let run = explore::simulate(settings, seed, &plan_of(n, settings, seed), &model);
+    let f = net_found(s, no, &run, None);
+    Ok(Replayed {
+        reproduced: f.property != Property::Diverged,
+        report: f.report,
     })
 }

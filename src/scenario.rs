@@ -31,7 +31,8 @@
 
 use crate::explore::{Bounds, Engine};
 use crate::models::{self, Model, Params};
-use crate::world::{Fault, TimeMode};
+use crate::net::{self, FaultPlan};
+use crate::world::TimeMode;
 use serde::Deserialize;
 use std::collections::BTreeMap;
 use std::fmt;
@@ -201,7 +202,17 @@ struct RawScenario {
     bounds: Option<RawBounds>,
     checks: Option<RawChecks>,
     time: Option<RawTime>,
+    fault: Option<Vec<Spanned<RawFault>>>,
     engine: Option<Spanned<Vec<Spanned<RawEngine>>>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawFault {
+    at: Spanned<String>,
+    kind: Spanned<String>,
+    host: Option<Spanned<String>>,
+    between: Option<Spanned<Vec<Spanned<String>>>>,
 }
 
 #[derive(Deserialize)]
@@ -232,9 +243,20 @@ struct RawEngine {
     preemption_bound: Option<Spanned<i64>>,
     max_branches: Option<Spanned<i64>>,
     iterations: Option<Spanned<i64>>,
+    duration: Option<Spanned<String>>,
+    tick: Option<Spanned<String>>,
+    min_latency: Option<Spanned<String>>,
+    max_latency: Option<Spanned<String>>,
+    faults: Option<Spanned<String>>,
 }
 
-pub const ENGINE_KINDS: [&str; 4] = ["loom", "shuttle-random", "shuttle-pct", "shuttle-dfs"];
+pub const ENGINE_KINDS: [&str; 5] = [
+    "loom",
+    "shuttle-random",
+    "shuttle-pct",
+    "shuttle-dfs",
+    "turmoil",
+];
 
 /// Reads and checks a scenario file.
 pub fn load(path: &std::path::Path) -> Result<Scenario, ScenarioError> {
@@ -374,9 +396,10 @@ pub fn parse(path: &str, text: &str) -> Result<Scenario, ScenarioError> {
     if engines_raw.get_ref().is_empty() {
         return Err(cx.err(engines_raw.span(), "the scenario names no engine", None));
     }
+    let plan = parse_faults(&cx, model, raw.fault.as_deref().unwrap_or(&[]))?;
     let mut engines = Vec::new();
     for e in engines_raw.get_ref() {
-        engines.push(parse_engine(&cx, e)?);
+        engines.push(parse_engine(&cx, model, &plan, e)?);
     }
 
     let name = raw.name.unwrap_or_else(|| {
@@ -408,7 +431,7 @@ pub fn expect_values(model: &Model) -> Vec<String> {
         "leak".into(),
         "data-race".into(),
     ];
-    v.extend(Fault::ALL.iter().map(|f| format!("fault:{}", f.key())));
+    v.extend(crate::world::Fault::ALL.iter().map(|f| format!("fault:{}", f.key())));
     v.extend(
         model
             .properties
@@ -436,10 +459,106 @@ fn parse_expect(cx: &Ctx, model: &Model, e: &Spanned<String>) -> Result<Expect, 
     })
 }
 
-fn parse_engine(cx: &Ctx, se: &Spanned<RawEngine>) -> Result<EngineSpec, ScenarioError> {
+const DURATION_HELP: &str = "a duration such as 250ms, 1.5s, 30s or 2m";
+
+fn duration(cx: &Ctx, v: &Spanned<String>, what: &str) -> Result<Duration, ScenarioError> {
+    net::parse_duration(v.get_ref()).ok_or_else(|| {
+        cx.err(
+            v.span(),
+            format!("{what} = \"{}\" is not a duration", v.get_ref()),
+            Some(format!("{DURATION_HELP} (whole milliseconds, at most 24h)")),
+        )
+    })
+}
+
+/// The `[[fault]]` list: timed faults on the model's hosts and links.
+fn parse_faults(
+    cx: &Ctx,
+    model: &Model,
+    raw: &[Spanned<RawFault>],
+) -> Result<Vec<(net::Fault, Range<usize>)>, ScenarioError> {
+    if raw.is_empty() {
+        return Ok(Vec::new());
+    }
+    let Some(network) = model.network else {
+        return Err(cx.err(
+            raw[0].span(),
+            format!("model {} has no network side for a fault plan", model.name),
+            Some(format!("models with one: {}", network_models())),
+        ));
+    };
+    let hosts: Vec<&str> = network.hosts.iter().map(|h| h.0).collect();
+    let all = network.host_names();
+    let known = |h: &Spanned<String>, allowed: &[&str], what: &str| {
+        if allowed.contains(&h.get_ref().as_str()) {
+            Ok(h.get_ref().clone())
+        } else {
+            Err(cx.err(
+                h.span(),
+                format!("unknown {what} `{}` in the fault plan", h.get_ref()),
+                Some(format!("{what}s of {}: {}", model.name, allowed.join(", "))),
+            ))
+        }
+    };
+    let mut out = Vec::new();
+    for sf in raw {
+        let f = sf.get_ref();
+        let at = duration(cx, &f.at, "at")?;
+        let kind = net::FaultKind::from_key(f.kind.get_ref()).ok_or_else(|| {
+            let ks: Vec<&str> = net::FaultKind::ALL.iter().map(|k| k.key()).collect();
+            cx.err(
+                f.kind.span(),
+                format!("unknown fault kind `{}`", f.kind.get_ref()),
+                Some(format!("fault kinds: {}", ks.join(", "))),
+            )
+        })?;
+        let (a, b) = match (kind.on_link(), &f.host, &f.between) {
+            (false, Some(h), None) => (known(h, &hosts, "host")?, None),
+            (true, None, Some(pair)) if pair.get_ref().len() == 2 => {
+                let (x, y) = (&pair.get_ref()[0], &pair.get_ref()[1]);
+                let (x, y) = (known(x, &all, "host")?, known(y, &all, "host")?);
+                if x == y {
+                    return Err(cx.err(pair.span(), "a link joins two different hosts", None));
+                }
+                (x, Some(y))
+            }
+            _ => {
+                let help = if kind.on_link() {
+                    format!("{} acts on a link: between = [\"gateway\", \"apiserver-a\"]", kind.key())
+                } else {
+                    format!("{} acts on one host: host = one of {}", kind.key(), hosts.join(", "))
+                };
+                return Err(cx.err(f.kind.span(), format!("fault `{}` needs its target", kind.key()), Some(help)));
+            }
+        };
+        out.push((net::Fault { at, kind, a, b }, f.at.span()));
+    }
+    Ok(out)
+}
+
+fn network_models() -> String {
+    let v: Vec<&str> = models::ALL
+        .iter()
+        .filter(|m| m.network.is_some())
+        .map(|m| m.name)
+        .collect();
+    v.join(", ")
+}
+
+fn parse_engine(
+    cx: &Ctx,
+    model: &Model,
+    plan: &[(net::Fault, Range<usize>)],
+    se: &Spanned<RawEngine>,
+) -> Result<EngineSpec, ScenarioError> {
     let e = se.get_ref();
     let kind = e.kind.get_ref().as_str();
-    let not_for = |field: &Option<Spanned<i64>>, name: &str| -> Result<(), ScenarioError> {
+    fn not_for_any<T>(
+        cx: &Ctx,
+        kind: &str,
+        field: &Option<Spanned<T>>,
+        name: &str,
+    ) -> Result<(), ScenarioError> {
         match field {
             Some(v) => Err(cx.err(
                 v.span(),
@@ -448,7 +567,16 @@ fn parse_engine(cx: &Ctx, se: &Spanned<RawEngine>) -> Result<EngineSpec, Scenari
             )),
             None => Ok(()),
         }
-    };
+    }
+    let not_for =
+        |field: &Option<Spanned<i64>>, name: &str| not_for_any(cx, kind, field, name);
+    if kind != "turmoil" {
+        not_for_any(cx, kind, &e.duration, "duration")?;
+        not_for_any(cx, kind, &e.tick, "tick")?;
+        not_for_any(cx, kind, &e.min_latency, "min_latency")?;
+        not_for_any(cx, kind, &e.max_latency, "max_latency")?;
+        not_for_any(cx, kind, &e.faults, "faults")?;
+    }
     let seed = |required: bool| -> Result<u64, ScenarioError> {
         match &e.seed {
             Some(s) => Ok(ranged(cx, s, "seed", 0, i64::MAX)? as u64),
@@ -464,6 +592,7 @@ fn parse_engine(cx: &Ctx, se: &Spanned<RawEngine>) -> Result<EngineSpec, Scenari
         Some(i) => ranged(cx, i, "iterations", 1, 1_000_000_000)? as u64,
         None => match kind {
             "loom" => 1_000_000,
+            "turmoil" => 10,
             _ => 1_000,
         },
     };
@@ -509,6 +638,12 @@ fn parse_engine(cx: &Ctx, se: &Spanned<RawEngine>) -> Result<EngineSpec, Scenari
                 }
             }
         }
+        "turmoil" => {
+            not_for(&e.preemption_bound, "preemption_bound")?;
+            not_for(&e.max_branches, "max_branches")?;
+            not_for(&e.depth, "depth")?;
+            turmoil(cx, model, plan, e, seed(false)?)?
+        }
         other => {
             return Err(cx.err(
                 e.kind.span(),
@@ -518,4 +653,86 @@ fn parse_engine(cx: &Ctx, se: &Spanned<RawEngine>) -> Result<EngineSpec, Scenari
         }
     };
     Ok(EngineSpec { engine, iterations })
+}
+
+/// A `kind = "turmoil"` engine: simulated time, latency and where its faults come from.
+fn turmoil(
+    cx: &Ctx,
+    model: &Model,
+    plan: &[(net::Fault, Range<usize>)],
+    e: &RawEngine,
+    seed: u64,
+) -> Result<Engine, ScenarioError> {
+    if model.network.is_none() {
+        return Err(cx.err(
+            e.kind.span(),
+            format!("model {} has no network side for engine turmoil", model.name),
+            Some(format!("models with one: {}", network_models())),
+        ));
+    }
+    let get = |v: &Option<Spanned<String>>, what: &str, default: u64| match v {
+        Some(v) => duration(cx, v, what).map(|d| (d, v.span())),
+        None => Ok((Duration::from_millis(default), e.kind.span())),
+    };
+    let (duration, dspan) = get(&e.duration, "duration", 60_000)?;
+    let (tick, tspan) = get(&e.tick, "tick", 1)?;
+    let (min_latency, _) = get(&e.min_latency, "min_latency", 1)?;
+    let (max_latency, lspan) = get(&e.max_latency, "max_latency", 20)?;
+    if tick.is_zero() || tick > duration {
+        return Err(cx.err(
+            tspan,
+            "tick must be above zero and at most the duration",
+            Some("e.g. tick = \"1ms\"".into()),
+        ));
+    }
+    if duration > Duration::from_secs(3600) {
+        return Err(cx.err(dspan, "duration is above 1h", Some("at most 1h of simulated time".into())));
+    }
+    if min_latency > max_latency {
+        return Err(cx.err(lspan, "max_latency is below min_latency", None));
+    }
+    let faults = match e.faults.as_ref().map(|f| f.get_ref().as_str()) {
+        None | Some("given") => {
+            for (f, span) in plan {
+                if f.at > duration {
+                    return Err(cx.err(
+                        span.clone(),
+                        format!(
+                            "fault at {} is after the simulation's end ({})",
+                            net::secs(f.at),
+                            net::secs(duration)
+                        ),
+                        Some(format!("at = a duration up to the engine's duration ({})", net::secs(duration))),
+                    ));
+                }
+            }
+            net::Faults::Given(FaultPlan::new(plan.iter().map(|p| p.0.clone()).collect()))
+        }
+        Some("seed") => {
+            if let Some((_, span)) = plan.first() {
+                return Err(cx.err(
+                    span.clone(),
+                    "this engine draws its faults from each seed; the [[fault]] list would be ignored",
+                    Some("remove faults = \"seed\" or the [[fault]] list".into()),
+                ));
+            }
+            net::Faults::Drawn
+        }
+        Some(other) => {
+            let span = e.faults.as_ref().map_or(0..0, |f| f.span());
+            return Err(cx.err(
+                span,
+                format!("unknown fault source `{other}`"),
+                Some("faults = \"given\" (the [[fault]] list, the default) or \"seed\" (drawn from each seed)".into()),
+            ));
+        }
+    };
+    Ok(Engine::Turmoil(net::Settings {
+        seed,
+        duration,
+        tick,
+        min_latency,
+        max_latency,
+        faults,
+    }))
 }

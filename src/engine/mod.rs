@@ -8,6 +8,7 @@
 pub(crate) mod dfs;
 pub(crate) mod loom_engine;
 pub(crate) mod shuttle_engine;
+pub(crate) mod turmoil_engine;
 
 use std::sync::atomic::Ordering::SeqCst;
 

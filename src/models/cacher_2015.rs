@@ -65,6 +65,7 @@ pub static MODEL: Model = Model {
     ],
     properties: &[],
     build,
+    network: None,
 };
 
 #[derive(Clone, Copy, PartialEq, Eq)]

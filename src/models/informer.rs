@@ -76,6 +76,7 @@ pub static MODEL: Model = Model {
         "every event the controller distributes reaches every listener exactly once, in order",
     )],
     build,
+    network: None,
 };
 
 #[derive(Clone, Copy, PartialEq, Eq)]

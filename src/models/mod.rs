@@ -35,6 +35,26 @@ pub struct Model {
     pub properties: &'static [(&'static str, &'static str)],
     /// Builds main for a variant and parameters (both already validated).
     pub build: fn(&str, &Params) -> ModelFn,
+    /// The same logic as turmoil hosts, for `kind = "turmoil"` engines.
+    pub network: Option<&'static Network>,
+}
+
+/// A model's network side: its hosts and how to build one simulation.
+pub struct Network {
+    /// Host software (restartable by `bounce`), each with what it does.
+    pub hosts: &'static [(&'static str, &'static str)],
+    /// Clients: the simulation ends when they have all finished.
+    pub clients: &'static [(&'static str, &'static str)],
+    /// What a fault plan drawn from a seed may crash and bounce, and cut or hold.
+    pub drawn_hosts: &'static [&'static str],
+    pub drawn_links: &'static [(&'static str, &'static str)],
+    pub build: fn(&str, &Params) -> crate::net::NetFn,
+}
+
+impl Network {
+    pub fn host_names(&self) -> Vec<&'static str> {
+        self.hosts.iter().chain(self.clients).map(|h| h.0).collect()
+    }
 }
 
 /// Parameter values, every parameter present (defaults filled in).

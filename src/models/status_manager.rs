@@ -127,6 +127,7 @@ pub static MODEL: Model = Model {
         ),
     ],
     build,
+    network: None,
 };
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]

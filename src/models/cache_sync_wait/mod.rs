@@ -12,6 +12,8 @@
 //! The informer of a paused cluster retries its list until its stop channel closes; here
 //! it waits for that channel (its retries change nothing the gateway sees).
 
+mod net;
+
 use super::{Model, Param, Params, Variant};
 use crate::explore::ModelFn;
 use crate::go::{Chan, Data, Go, RwMutex};
@@ -80,6 +82,13 @@ pub static MODEL: Model = Model {
             max: 600_000,
             doc: "request-liveness: every request completes (answer or error) within this",
         },
+        Param {
+            name: "b_start_ms",
+            default: 100,
+            min: 0,
+            max: 60_000,
+            doc: "turmoil only: when client-b sends its first request (client-a starts at 0)",
+        },
     ],
     properties: &[
         (
@@ -96,6 +105,7 @@ pub static MODEL: Model = Model {
         ),
     ],
     build,
+    network: Some(&net::NETWORK),
 };
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -105,16 +115,24 @@ enum V {
     Isolated,
 }
 
-#[derive(Clone, Copy)]
+#[derive(Clone, Copy, Debug)]
 struct P {
     requests: [usize; 2],
     pods: usize,
     sync_timeout: Duration,
     healthy_deadline: Duration,
     request_deadline: Duration,
+    /// turmoil only.
+    b_start: Duration,
 }
 
 fn build(variant: &str, p: &Params) -> ModelFn {
+    let (v, p) = settings(variant, p);
+    Arc::new(move |go: &Go| gateway_run(go, v, p))
+}
+
+/// The variant and parameters both worlds read.
+fn settings(variant: &str, p: &Params) -> (V, P) {
     let v = match variant {
         "buggy" => V::Buggy,
         "timeout" => V::Timeout,
@@ -127,8 +145,9 @@ fn build(variant: &str, p: &Params) -> ModelFn {
         sync_timeout: ms("sync_timeout_ms"),
         healthy_deadline: ms("healthy_deadline_ms"),
         request_deadline: ms("request_deadline_ms"),
+        b_start: ms("b_start_ms"),
     };
-    Arc::new(move |go: &Go| gateway_run(go, v, p))
+    (v, p)
 }
 
 /// The clusters: cluster-a is paused (its API server is down), cluster-b is healthy.

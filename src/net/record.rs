@@ -1,0 +1,263 @@
+//! What one simulation did, as a report tells it: numbered steps with simulated time,
+//! what each pending task waits for, who holds each named lock, and what the network
+//! did. Every host of a simulation shares one `Trace` (turmoil runs them on one thread).
+
+use super::plan::{Fault, FaultKind, secs};
+use std::cell::RefCell;
+use std::collections::BTreeMap;
+use std::rc::Rc;
+use std::time::Duration;
+
+/// One line of the timeline.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NetStep {
+    pub at: Duration,
+    pub who: String,
+    pub text: String,
+}
+
+/// What a pending task waits for.
+#[derive(Clone, Debug)]
+enum Wait {
+    Lock { name: String, mode: &'static str },
+    Other(String),
+}
+
+#[derive(Clone, Debug)]
+struct Holder {
+    who: String,
+    mode: &'static str,
+    since: Duration,
+}
+
+/// A broken property, with the wait-for chain at the moment it broke.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Broken {
+    pub property: String,
+    pub message: String,
+    pub at: Duration,
+    pub chain: Vec<String>,
+}
+
+#[derive(Default)]
+struct Record {
+    clock: Duration,
+    steps: Vec<NetStep>,
+    /// Pending tasks in the order they started waiting.
+    waits: Vec<(String, Wait, Duration)>,
+    holders: BTreeMap<String, Vec<Holder>>,
+    /// Faults applied so far.
+    faults: Vec<Fault>,
+    broken: Option<Broken>,
+}
+
+/// A handle on one simulation's record; clones share it.
+#[derive(Clone, Default)]
+pub struct Trace(Rc<RefCell<Record>>);
+
+impl Trace {
+    /// The simulated time: the current host's clock inside the simulation, else the
+    /// time the engine last set.
+    pub fn now(&self) -> Duration {
+        turmoil::sim_elapsed().unwrap_or(self.0.borrow().clock)
+    }
+
+    pub(crate) fn set_clock(&self, at: Duration) {
+        self.0.borrow_mut().clock = at;
+    }
+
+    /// A timeline step.
+    pub fn step(&self, who: &str, text: impl Into<String>) {
+        let at = self.now();
+        self.0.borrow_mut().steps.push(NetStep {
+            at,
+            who: who.to_string(),
+            text: text.into(),
+        });
+    }
+
+    /// `who` now waits for `what` (until `done`).
+    pub fn waits(&self, who: &str, what: impl Into<String>) {
+        self.set_wait(who, Wait::Other(what.into()));
+    }
+
+    pub(crate) fn waits_lock(&self, who: &str, name: &str, mode: &'static str) {
+        self.set_wait(
+            who,
+            Wait::Lock {
+                name: name.to_string(),
+                mode,
+            },
+        );
+    }
+
+    fn set_wait(&self, who: &str, w: Wait) {
+        let now = self.now();
+        let mut r = self.0.borrow_mut();
+        r.waits.retain(|(x, _, _)| x != who);
+        r.waits.push((who.to_string(), w, now));
+    }
+
+    /// `who` waits for nothing any more.
+    pub fn done(&self, who: &str) {
+        self.0.borrow_mut().waits.retain(|(x, _, _)| x != who);
+    }
+
+    pub(crate) fn hold(&self, lock: &str, who: &str, mode: &'static str) {
+        let since = self.now();
+        let mut r = self.0.borrow_mut();
+        r.holders.entry(lock.to_string()).or_default().push(Holder {
+            who: who.to_string(),
+            mode,
+            since,
+        });
+    }
+
+    pub(crate) fn unhold(&self, lock: &str, who: &str) {
+        let mut r = self.0.borrow_mut();
+        if let Some(h) = r.holders.get_mut(lock)
+            && let Some(i) = h.iter().position(|x| x.who == who)
+        {
+            h.remove(i);
+        }
+    }
+
+    /// Who holds `lock`, as `client-a's request (write) since 0.012s`.
+    pub(crate) fn holders_of(&self, lock: &str) -> String {
+        let r = self.0.borrow();
+        let hs = r.holders.get(lock).map(Vec::as_slice).unwrap_or(&[]);
+        if hs.is_empty() {
+            return "nobody (being handed over)".into();
+        }
+        let v: Vec<String> = hs
+            .iter()
+            .map(|h| format!("{} ({}) since {}", h.who, h.mode, secs(h.since)))
+            .collect();
+        v.join(", ")
+    }
+
+    pub(crate) fn fault(&self, f: &Fault) {
+        let clock = self.0.borrow().clock;
+        self.set_clock(f.at.max(clock));
+        self.step("network", format!("fault: {}", f.to_string().split_once(' ').map_or("", |x| x.1)));
+        self.0.borrow_mut().faults.push(f.clone());
+    }
+
+    /// Whether `host` and `peer` could talk at every moment from `from` to now: `host`
+    /// not crashed, the link neither partitioned nor held.
+    pub fn reachable(&self, host: &str, peer: &str, from: Duration) -> bool {
+        let r = self.0.borrow();
+        let (mut down, mut cut) = (false, false);
+        let link = |f: &Fault| {
+            let b = f.b.as_deref().unwrap_or("");
+            (f.a == host && b == peer) || (f.a == peer && b == host)
+        };
+        for f in &r.faults {
+            match f.kind {
+                FaultKind::Crash if f.a == host => down = true,
+                FaultKind::Bounce if f.a == host => down = false,
+                FaultKind::Partition | FaultKind::Hold if link(f) => cut = true,
+                FaultKind::Repair | FaultKind::Release if link(f) => cut = false,
+                _ => {}
+            }
+            if f.at >= from && (down || cut) {
+                return false;
+            }
+        }
+        !(down || cut)
+    }
+
+    /// What the network is doing to `host` now, for the chain.
+    fn network_lines(&self) -> Vec<String> {
+        let r = self.0.borrow();
+        let mut down: BTreeMap<String, Duration> = BTreeMap::new();
+        let mut cut: BTreeMap<(String, String), (FaultKind, Duration)> = BTreeMap::new();
+        for f in &r.faults {
+            let pair = || {
+                let b = f.b.clone().unwrap_or_default();
+                if f.a <= b {
+                    (f.a.clone(), b)
+                } else {
+                    (b, f.a.clone())
+                }
+            };
+            match f.kind {
+                FaultKind::Crash => {
+                    down.entry(f.a.clone()).or_insert(f.at);
+                }
+                FaultKind::Bounce => {
+                    down.remove(&f.a);
+                }
+                FaultKind::Partition | FaultKind::Hold => {
+                    cut.entry(pair()).or_insert((f.kind, f.at));
+                }
+                FaultKind::Repair | FaultKind::Release => {
+                    cut.remove(&pair());
+                }
+            }
+        }
+        let mut v: Vec<String> = down
+            .iter()
+            .map(|(h, t)| format!("{h} down since {} (crash)", secs(*t)))
+            .collect();
+        for ((a, b), (k, t)) in &cut {
+            let what = if *k == FaultKind::Hold {
+                "held"
+            } else {
+                "partitioned"
+            };
+            v.push(format!(
+                "{a} <-> {b} {what} since {} ({})",
+                secs(*t),
+                k.key()
+            ));
+        }
+        v
+    }
+
+    /// The wait-for chain now: each pending task and what it waits for, then the
+    /// network's state.
+    fn chain(&self) -> Vec<String> {
+        let waits = self.0.borrow().waits.clone();
+        let mut v: Vec<String> = waits
+            .iter()
+            .map(|(who, w, since)| match w {
+                Wait::Lock { name, mode } => format!(
+                    "{who} waits since {} for lock {name} ({mode}), held by {}",
+                    secs(*since),
+                    self.holders_of(name)
+                ),
+                Wait::Other(what) => format!("{who} waits since {} for {what}", secs(*since)),
+            })
+            .collect();
+        v.extend(self.network_lines().into_iter().map(|l| format!("network: {l}")));
+        v
+    }
+
+    /// Records the first broken property (later ones are consequences).
+    pub fn broken(&self, property: &str, message: impl Into<String>) {
+        if self.0.borrow().broken.is_some() {
+            return;
+        }
+        let chain = self.chain();
+        let at = self.now();
+        let message = message.into();
+        self.step("harness", format!("{property} broken"));
+        self.0.borrow_mut().broken = Some(Broken {
+            property: property.to_string(),
+            message,
+            at,
+            chain,
+        });
+    }
+
+    pub fn is_broken(&self) -> bool {
+        self.0.borrow().broken.is_some()
+    }
+
+    /// The timeline and the broken property, if any.
+    pub fn take(&self) -> (Vec<NetStep>, Option<Broken>) {
+        let r = self.0.borrow();
+        (r.steps.clone(), r.broken.clone())
+    }
+}
