@@ -97,6 +97,9 @@ impl EngineRun {
             ) => {
                 format!("{n} executions: every interleaving with at most {b} preemptions")
             }
+            (Stop::Iterations, Engine::Turmoil(_)) => {
+                format!("{n} seeds, each simulated until its clients finished")
+            }
             (Stop::Exhausted, _) => format!("{n} executions: the search space is exhausted"),
             (Stop::Iterations, _) => format!("{n} executions (the iteration budget)"),
             (Stop::Time, _) => format!("{n} executions (stopped by the time limit: incomplete)"),
@@ -218,6 +221,17 @@ pub struct Replayed {
     pub reproduced: bool,
 }
 
+/// Replays what a finding of engine `engine_no` recorded: its schedule or its seed.
+pub fn replay_found(s: &Scenario, engine_no: usize, f: &Found) -> Result<Replayed, String> {
+    match s.engines[engine_no - 1].engine {
+        Engine::Turmoil(_) => {
+            let seed = f.token.parse().map_err(|_| format!("bad seed `{}`", f.token))?;
+            replay_seed(s, Some(engine_no), seed)
+        }
+        _ => replay(s, &f.token),
+    }
+}
+
 /// Replays a token against a scenario. Errors are bad input (a token that does not
 /// fit the scenario).
 pub fn replay(s: &Scenario, token: &str) -> Result<Replayed, String> {
@@ -281,7 +295,7 @@ fn network(s: &Scenario) -> (&'static Network, NetFn) {
 }
 
 fn plan_of(n: &Network, settings: &net::Settings, seed: u64) -> FaultPlan {
-    settings.plan(seed, n.drawn_hosts, n.drawn_links)
+    settings.plan(seed, n.drawn_hosts, n.drawn_links, n.drawn_window)
 }
 
 /// Runs a turmoil engine: one simulation per seed.

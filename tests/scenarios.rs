@@ -44,9 +44,10 @@ fn check(s: &Scenario) -> Result<(), Failed> {
                 let last = f.report.lines().last().unwrap_or_default();
                 assert_eq!(
                     last.trim(),
-                    format!("stalemate replay {} --schedule {}", s.path, f.token),
+                    f.replay,
                     "the report must end with its replay command"
                 );
+                assert!(f.replay.starts_with(&format!("stalemate replay {} --", s.path)));
                 if f.property == Property::Deadlock
                     && !f.report.contains("all goroutines are asleep")
                 {
@@ -55,7 +56,8 @@ fn check(s: &Scenario) -> Result<(), Failed> {
                         "a deadlock report shows its cycle"
                     );
                 }
-                let again = runner::replay(s, &f.token).map_err(|e| format!("replay: {e}"))?;
+                let again =
+                    runner::replay_found(s, i + 1, f).map_err(|e| format!("replay: {e}"))?;
                 assert!(again.reproduced, "replay diverged:\n{}", again.report);
                 assert_eq!(
                     again.report, f.report,

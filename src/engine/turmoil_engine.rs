@@ -156,3 +156,32 @@ pub fn difference(a: &SimRun, b: &SimRun) -> Option<String> {
         show(b)
     ))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn two_runs_that_part_are_reported_with_the_first_differing_step() {
+        let step = |t: &str| NetStep {
+            at: Duration::from_millis(5),
+            who: "gateway a#1".into(),
+            text: t.into(),
+        };
+        let a = SimRun {
+            seed: 3,
+            plan: FaultPlan::default(),
+            steps: vec![step("lock ClientSets"), step("answers 200")],
+            broken: None,
+            error: None,
+            ended: Duration::from_secs(1),
+        };
+        assert_eq!(difference(&a, &a.clone()), None);
+        let mut b = a.clone();
+        b.steps[1] = step("answers 503");
+        assert_eq!(
+            difference(&a, &b).as_deref(),
+            Some("two runs of seed 3 differ at step 2: `gateway a#1 answers 200` then `gateway a#1 answers 503`")
+        );
+    }
+}

@@ -48,6 +48,8 @@ pub struct Network {
     /// What a fault plan drawn from a seed may crash and bounce, and cut or hold.
     pub drawn_hosts: &'static [&'static str],
     pub drawn_links: &'static [(&'static str, &'static str)],
+    /// Where drawn faults land: the window in which the clients' requests are.
+    pub drawn_window: std::time::Duration,
     pub build: fn(&str, &Params) -> crate::net::NetFn,
 }
 

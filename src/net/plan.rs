@@ -89,16 +89,21 @@ impl FaultPlan {
         v.join("; ")
     }
 
-    /// A plan drawn from a seed: up to three faults on `hosts` (crash, bounce) and on
-    /// the links `links`, in the first half of the simulation.
-    pub fn draw(seed: u64, hosts: &[&str], links: &[(&str, &str)], duration: Duration) -> FaultPlan {
+    /// A plan drawn from a seed: one to three faults on `hosts` (crash, bounce) and on
+    /// the links `links`, each at 0 s (half of them: before the first request) or on a
+    /// 100 ms boundary within `window`.
+    pub fn draw(seed: u64, hosts: &[&str], links: &[(&str, &str)], window: Duration) -> FaultPlan {
         let mut r = SplitMix(seed ^ 0x5eed_fa17);
-        let n = r.below(4);
-        let half = (duration.as_millis() as u64 / 2).max(1);
+        let n = 1 + r.below(3);
+        let slots = (window.as_millis() as u64 / 100).max(1);
         let mut v = Vec::new();
         for _ in 0..n {
             let kind = FaultKind::ALL[r.below(6) as usize];
-            let at = Duration::from_millis(r.below(half) / 100 * 100);
+            let at = if r.below(2) == 0 {
+                Duration::ZERO
+            } else {
+                Duration::from_millis(100 * r.below(slots))
+            };
             let (a, b) = if kind.on_link() && !links.is_empty() {
                 let (a, b) = links[r.below(links.len() as u64) as usize];
                 (a.to_string(), Some(b.to_string()))
@@ -156,11 +161,17 @@ impl Settings {
         )
     }
 
-    /// The plan of one seed.
-    pub fn plan(&self, seed: u64, hosts: &[&str], links: &[(&str, &str)]) -> FaultPlan {
+    /// The plan of one seed; a drawn one lands within `window` (and the duration).
+    pub fn plan(
+        &self,
+        seed: u64,
+        hosts: &[&str],
+        links: &[(&str, &str)],
+        window: Duration,
+    ) -> FaultPlan {
         match &self.faults {
             Faults::Given(p) => p.clone(),
-            Faults::Drawn => FaultPlan::draw(seed, hosts, links, self.duration),
+            Faults::Drawn => FaultPlan::draw(seed, hosts, links, window.min(self.duration)),
         }
     }
 }
@@ -226,11 +237,13 @@ mod tests {
 
     #[test]
     fn a_drawn_plan_is_a_function_of_its_seed() {
-        let d = Duration::from_secs(30);
+        let d = Duration::from_secs(2);
         let links = [("gateway", "apiserver-a")];
         let p = |s| FaultPlan::draw(s, &["apiserver-a"], &links, d);
         assert_eq!(p(7), p(7));
         assert!((0..50).any(|s| p(s) != p(7)));
-        assert!((0..50).all(|s| p(s).0.iter().all(|f| f.at < d / 2)));
+        assert!((0..50).all(|s| (1..=3).contains(&p(s).0.len())));
+        assert!((0..50).all(|s| p(s).0.iter().all(|f| f.at < d)));
+        assert!((0..50).any(|s| p(s).0.iter().any(|f| f.at.is_zero())));
     }
 }

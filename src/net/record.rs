@@ -147,31 +147,34 @@ impl Trace {
     /// not crashed, the link neither partitioned nor held.
     pub fn reachable(&self, host: &str, peer: &str, from: Duration) -> bool {
         let r = self.0.borrow();
-        let (mut down, mut cut) = (false, false);
+        let (mut down, mut cut, mut held) = (false, false, false);
         let link = |f: &Fault| {
             let b = f.b.as_deref().unwrap_or("");
             (f.a == host && b == peer) || (f.a == peer && b == host)
         };
         for f in &r.faults {
+            // The state before `f` held from max(from, the previous fault) to f.at.
+            if f.at > from && (down || cut || held) {
+                return false;
+            }
             match f.kind {
                 FaultKind::Crash if f.a == host => down = true,
                 FaultKind::Bounce if f.a == host => down = false,
-                FaultKind::Partition | FaultKind::Hold if link(f) => cut = true,
-                FaultKind::Repair | FaultKind::Release if link(f) => cut = false,
+                FaultKind::Partition if link(f) => cut = true,
+                FaultKind::Repair if link(f) => cut = false,
+                FaultKind::Hold if link(f) => held = true,
+                FaultKind::Release if link(f) => held = false,
                 _ => {}
             }
-            if f.at >= from && (down || cut) {
-                return false;
-            }
         }
-        !(down || cut)
+        !(down || cut || held)
     }
 
     /// What the network is doing to `host` now, for the chain.
     fn network_lines(&self) -> Vec<String> {
         let r = self.0.borrow();
         let mut down: BTreeMap<String, Duration> = BTreeMap::new();
-        let mut cut: BTreeMap<(String, String), (FaultKind, Duration)> = BTreeMap::new();
+        let mut cut: BTreeMap<(String, String, FaultKind), Duration> = BTreeMap::new();
         for f in &r.faults {
             let pair = || {
                 let b = f.b.clone().unwrap_or_default();
@@ -189,10 +192,16 @@ impl Trace {
                     down.remove(&f.a);
                 }
                 FaultKind::Partition | FaultKind::Hold => {
-                    cut.entry(pair()).or_insert((f.kind, f.at));
+                    let (x, y) = pair();
+                    cut.entry((x, y, f.kind)).or_insert(f.at);
                 }
-                FaultKind::Repair | FaultKind::Release => {
-                    cut.remove(&pair());
+                FaultKind::Repair => {
+                    let (x, y) = pair();
+                    cut.remove(&(x, y, FaultKind::Partition));
+                }
+                FaultKind::Release => {
+                    let (x, y) = pair();
+                    cut.remove(&(x, y, FaultKind::Hold));
                 }
             }
         }
@@ -200,17 +209,13 @@ impl Trace {
             .iter()
             .map(|(h, t)| format!("{h} down since {} (crash)", secs(*t)))
             .collect();
-        for ((a, b), (k, t)) in &cut {
+        for ((a, b, k), t) in &cut {
             let what = if *k == FaultKind::Hold {
                 "held"
             } else {
                 "partitioned"
             };
-            v.push(format!(
-                "{a} <-> {b} {what} since {} ({})",
-                secs(*t),
-                k.key()
-            ));
+            v.push(format!("{a} <-> {b} {what} since {}", secs(*t)));
         }
         v
     }
@@ -259,5 +264,46 @@ impl Trace {
     pub fn take(&self) -> (Vec<NetStep>, Option<Broken>) {
         let r = self.0.borrow();
         (r.steps.clone(), r.broken.clone())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::net::FaultKind::*;
+
+    fn at(ms: u64, kind: FaultKind, a: &str, b: Option<&str>) -> Fault {
+        Fault {
+            at: Duration::from_millis(ms),
+            kind,
+            a: a.into(),
+            b: b.map(str::to_string),
+        }
+    }
+
+    #[test]
+    fn reachable_means_no_crash_partition_or_hold_from_then_to_now() {
+        let t = Trace::default();
+        let ms = Duration::from_millis;
+        t.fault(&at(0, Partition, "gateway", Some("apiserver-b")));
+        // A release undoes a hold, not a partition.
+        t.fault(&at(500, Release, "gateway", Some("apiserver-b")));
+        assert!(!t.reachable("apiserver-b", "gateway", ms(100)));
+        t.fault(&at(900, Repair, "apiserver-b", Some("gateway")));
+        // Cut over [100 ms, 900 ms), whole from 900 ms on.
+        assert!(!t.reachable("apiserver-b", "gateway", ms(100)));
+        assert!(t.reachable("apiserver-b", "gateway", ms(900)));
+        t.fault(&at(1000, Crash, "apiserver-a", None));
+        assert!(t.reachable("apiserver-b", "gateway", ms(900)));
+        assert!(!t.reachable("apiserver-a", "gateway", ms(950)));
+        t.fault(&at(2000, Bounce, "apiserver-a", None));
+        assert!(t.reachable("apiserver-a", "gateway", ms(2000)));
+        assert!(!t.reachable("apiserver-a", "gateway", ms(1500)));
+        assert_eq!(t.network_lines(), Vec::<String>::new());
+        t.fault(&at(3000, Hold, "gateway", Some("apiserver-a")));
+        assert_eq!(
+            t.network_lines(),
+            vec!["apiserver-a <-> gateway held since 3.000s".to_string()]
+        );
     }
 }

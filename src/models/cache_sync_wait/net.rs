@@ -30,6 +30,7 @@ pub static NETWORK: Network = Network {
     ],
     drawn_hosts: &["apiserver-a", "apiserver-b"],
     drawn_links: &[("gateway", "apiserver-a"), ("gateway", "apiserver-b")],
+    drawn_window: Duration::from_secs(2),
     build,
 };
 
@@ -144,7 +145,12 @@ async fn handle(gw: Rc<Gateway>, req: Request) -> Reply {
             Reply::ok(pods.join("\n"))
         }
     };
-    gw.trace.step(&who, format!("answers {}", reply.status));
+    let text = if reply.status == 200 {
+        String::new()
+    } else {
+        format!(": {}", reply.body)
+    };
+    gw.trace.step(&who, format!("answers {}{text}", reply.status));
     gw.trace.done(&who);
     reply
 }
@@ -238,7 +244,8 @@ impl Gateway {
         let how = if self.v == V::Buggy {
             "its stop channel never closes".to_string()
         } else {
-            let (stop, t, trace, w) = (stop.clone(), self.p.sync_timeout, self.trace.clone(), who.to_string());
+            let (stop, t, trace) = (stop.clone(), self.p.sync_timeout, self.trace.clone());
+            let w = format!("{who} timer");
             tokio::task::spawn_local(async move {
                 tokio::time::sleep(t).await;
                 stop.set(true);
@@ -356,10 +363,13 @@ async fn client(trace: &Trace, p: P, x: &str, n: usize, start: Duration) {
                 );
             }
             Err(e) => trace.step(&me, format!("{id}: error: {e}")),
+            Ok(rep) if rep.status != 200 => {
+                trace.step(&me, format!("{id}: {} {}", rep.status, rep.body));
+            }
             Ok(rep) => {
                 let count = rep.body.lines().count();
-                trace.step(&me, format!("{id}: {} with {count} pods", rep.status));
-                if rep.status == 200 && count == 0 && p.pods > 0 {
+                trace.step(&me, format!("{id}: 200 with {count} pods"));
+                if count == 0 && p.pods > 0 {
                     trace.broken(
                         "no-unsynced-read",
                         format!(
