@@ -201,7 +201,12 @@ pub(crate) fn render_net(
     let _ = writeln!(o, "params     {}", h.params.join(" "));
     let _ = writeln!(o, "bounds     {}", h.bounds);
     let _ = writeln!(o);
-    let _ = writeln!(o, "property   {}: {}", v.property.key(), v.property.meaning());
+    let _ = writeln!(
+        o,
+        "property   {}: {}",
+        v.property.key(),
+        v.property.meaning()
+    );
     let _ = writeln!(o, "           {}", v.message);
     if !chain.is_empty() {
         let _ = writeln!(o);

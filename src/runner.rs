@@ -225,7 +225,10 @@ pub struct Replayed {
 pub fn replay_found(s: &Scenario, engine_no: usize, f: &Found) -> Result<Replayed, String> {
     match s.engines[engine_no - 1].engine {
         Engine::Turmoil(_) => {
-            let seed = f.token.parse().map_err(|_| format!("bad seed `{}`", f.token))?;
+            let seed = f
+                .token
+                .parse()
+                .map_err(|_| format!("bad seed `{}`", f.token))?;
             replay_seed(s, Some(engine_no), seed)
         }
         _ => replay(s, &f.token),
@@ -347,7 +350,12 @@ fn seed_command(s: &Scenario, engine_no: usize, seed: u64) -> String {
     format!("stalemate replay {}{engine} --seed {seed}", s.path)
 }
 
-fn net_found(s: &Scenario, engine_no: usize, run: &SimRun, nondeterministic: Option<String>) -> Found {
+fn net_found(
+    s: &Scenario,
+    engine_no: usize,
+    run: &SimRun,
+    nondeterministic: Option<String>,
+) -> Found {
     let spec = &s.engines[engine_no - 1];
     let (property, message, at, chain) = match (nondeterministic, &run.error, &run.broken) {
         (Some(d), _, _) => (Property::Diverged, d, run.ended, Vec::new()),
@@ -418,7 +426,11 @@ pub fn replay_seed(s: &Scenario, engine: Option<usize>, seed: u64) -> Result<Rep
             return Err(format!(
                 "engine {k} of {} is not a turmoil engine (turmoil engines: {})",
                 s.path,
-                if list.is_empty() { "none".into() } else { list.join(", ") }
+                if list.is_empty() {
+                    "none".into()
+                } else {
+                    list.join(", ")
+                }
             ));
         }
     };

@@ -431,7 +431,11 @@ pub fn expect_values(model: &Model) -> Vec<String> {
         "leak".into(),
         "data-race".into(),
     ];
-    v.extend(crate::world::Fault::ALL.iter().map(|f| format!("fault:{}", f.key())));
+    v.extend(
+        crate::world::Fault::ALL
+            .iter()
+            .map(|f| format!("fault:{}", f.key())),
+    );
     v.extend(
         model
             .properties
@@ -524,11 +528,22 @@ fn parse_faults(
             }
             _ => {
                 let help = if kind.on_link() {
-                    format!("{} acts on a link: between = [\"gateway\", \"apiserver-a\"]", kind.key())
+                    format!(
+                        "{} acts on a link: between = [\"gateway\", \"apiserver-a\"]",
+                        kind.key()
+                    )
                 } else {
-                    format!("{} acts on one host: host = one of {}", kind.key(), hosts.join(", "))
+                    format!(
+                        "{} acts on one host: host = one of {}",
+                        kind.key(),
+                        hosts.join(", ")
+                    )
                 };
-                return Err(cx.err(f.kind.span(), format!("fault `{}` needs its target", kind.key()), Some(help)));
+                return Err(cx.err(
+                    f.kind.span(),
+                    format!("fault `{}` needs its target", kind.key()),
+                    Some(help),
+                ));
             }
         };
         out.push((net::Fault { at, kind, a, b }, f.at.span()));
@@ -568,8 +583,7 @@ fn parse_engine(
             None => Ok(()),
         }
     }
-    let not_for =
-        |field: &Option<Spanned<i64>>, name: &str| not_for_any(cx, kind, field, name);
+    let not_for = |field: &Option<Spanned<i64>>, name: &str| not_for_any(cx, kind, field, name);
     if kind != "turmoil" {
         not_for_any(cx, kind, &e.duration, "duration")?;
         not_for_any(cx, kind, &e.tick, "tick")?;
@@ -666,7 +680,10 @@ fn turmoil(
     if model.network.is_none() {
         return Err(cx.err(
             e.kind.span(),
-            format!("model {} has no network side for engine turmoil", model.name),
+            format!(
+                "model {} has no network side for engine turmoil",
+                model.name
+            ),
             Some(format!("models with one: {}", network_models())),
         ));
     }
@@ -686,7 +703,11 @@ fn turmoil(
         ));
     }
     if duration > Duration::from_secs(3600) {
-        return Err(cx.err(dspan, "duration is above 1h", Some("at most 1h of simulated time".into())));
+        return Err(cx.err(
+            dspan,
+            "duration is above 1h",
+            Some("at most 1h of simulated time".into()),
+        ));
     }
     if min_latency > max_latency {
         return Err(cx.err(lspan, "max_latency is below min_latency", None));
@@ -702,7 +723,10 @@ fn turmoil(
                             net::secs(f.at),
                             net::secs(duration)
                         ),
-                        Some(format!("at = a duration up to the engine's duration ({})", net::secs(duration))),
+                        Some(format!(
+                            "at = a duration up to the engine's duration ({})",
+                            net::secs(duration)
+                        )),
                     ));
                 }
             }

@@ -123,7 +123,7 @@ fn bad_scenarios_say_file_line_column_and_what_is_allowed() {
             "engine",
             format!("{BASE}expect = \"pass\"\n[[engine]]\nkind = \"tla\"\n"),
             ":5:8: unknown engine `tla`",
-            "engines: loom, shuttle-random, shuttle-pct, shuttle-dfs",
+            "engines: loom, shuttle-random, shuttle-pct, shuttle-dfs, turmoil",
         ),
         (
             "seed",
@@ -172,6 +172,171 @@ fn bad_scenarios_say_file_line_column_and_what_is_allowed() {
         );
         assert!(t.contains(help), "{name}: wanted help `{help}` in:\n{t}");
         assert!(!t.contains("panicked"), "{name}: {t}");
+    }
+}
+
+const NET: &str = "model = \"cache-sync-wait\"\nvariant = \"isolated\"\nexpect = \"pass\"\n";
+const TURMOIL: &str = "[[engine]]\nkind = \"turmoil\"\nduration = \"30s\"\n";
+
+#[test]
+fn bad_fault_plans_and_turmoil_engines_say_where_and_what_is_allowed() {
+    let fault = |at: &str, kind: &str, target: &str| {
+        format!("[[fault]]\nat = \"{at}\"\nkind = \"{kind}\"\n{target}\n")
+    };
+    let cases: &[(&str, String, &str, &str)] = &[
+        (
+            "host",
+            format!(
+                "{NET}{}{TURMOIL}",
+                fault("1s", "crash", "host = \"apiserver-c\"")
+            ),
+            ":7:8: unknown host `apiserver-c` in the fault plan",
+            "hosts of cache-sync-wait: gateway, apiserver-a, apiserver-b",
+        ),
+        (
+            "late",
+            format!(
+                "{NET}{}{TURMOIL}",
+                fault("90s", "crash", "host = \"apiserver-a\"")
+            ),
+            ":5:6: fault at 90.000s is after the simulation's end (30.000s)",
+            "up to the engine's duration",
+        ),
+        (
+            "duration",
+            format!(
+                "{NET}{}{TURMOIL}",
+                fault("5 sec", "crash", "host = \"apiserver-a\"")
+            ),
+            ":5:6: at = \"5 sec\" is not a duration",
+            "250ms, 1.5s, 30s or 2m",
+        ),
+        (
+            "kind",
+            format!(
+                "{NET}{}{TURMOIL}",
+                fault("1s", "pause", "host = \"apiserver-a\"")
+            ),
+            ":6:8: unknown fault kind `pause`",
+            "fault kinds: crash, bounce, partition, repair, hold, release",
+        ),
+        (
+            "target",
+            format!(
+                "{NET}{}{TURMOIL}",
+                fault("1s", "partition", "host = \"apiserver-a\"")
+            ),
+            ":6:8: fault `partition` needs its target",
+            "between = [",
+        ),
+        (
+            "client",
+            format!(
+                "{NET}{}{TURMOIL}",
+                fault("1s", "crash", "host = \"client-a\"")
+            ),
+            ":7:8: unknown host `client-a` in the fault plan",
+            "gateway, apiserver-a, apiserver-b",
+        ),
+        (
+            "engineduration",
+            format!("{NET}[[engine]]\nkind = \"turmoil\"\nduration = \"thirty\"\n"),
+            ":6:12: duration = \"thirty\" is not a duration",
+            "whole milliseconds",
+        ),
+        (
+            "nonet",
+            format!("{BASE}expect = \"pass\"\n[[engine]]\nkind = \"turmoil\"\n"),
+            ":5:8: model cacher-2015 has no network side for engine turmoil",
+            "models with one: cache-sync-wait",
+        ),
+        (
+            "threadfield",
+            format!("{NET}[[engine]]\nkind = \"loom\"\nduration = \"1s\"\n"),
+            ":6:12: `duration` does not apply to engine loom",
+            "",
+        ),
+        (
+            "source",
+            format!("{NET}{TURMOIL}faults = \"random\"\n"),
+            ":7:10: unknown fault source `random`",
+            "\"given\"",
+        ),
+    ];
+    for (name, body, msg, help) in cases {
+        let o = run_text(&format!("{name}.toml"), body);
+        let t = text(&o);
+        assert_eq!(o.status.code(), Some(2), "{name}: {t}");
+        assert!(
+            t.contains(&format!("{name}.toml{msg}")),
+            "{name}: wanted `{msg}` in:\n{t}"
+        );
+        assert!(t.contains(help), "{name}: wanted help `{help}` in:\n{t}");
+        assert!(!t.contains("panicked"), "{name}: {t}");
+    }
+}
+
+#[test]
+fn a_turmoil_finding_replays_by_seed_byte_for_byte() {
+    let path = "scenarios/cache_sync_wait_timeout_net_isolation.toml";
+    let o = stalemate(&["run", path]);
+    let t = text(&o);
+    assert_eq!(o.status.code(), Some(0), "{t}");
+    let cmd = t
+        .lines()
+        .find(|l| l.trim_start().starts_with("stalemate replay"))
+        .expect("a replay line")
+        .trim();
+    assert!(
+        cmd.starts_with(&format!("stalemate replay {path} --seed ")),
+        "{cmd}"
+    );
+    let seed = cmd.rsplit(' ').next().unwrap();
+    let r = stalemate(&["replay", path, "--seed", seed]);
+    assert_eq!(r.status.code(), Some(0), "{}", text(&r));
+    let report = String::from_utf8_lossy(&r.stdout).trim_end().to_string();
+    assert!(report.contains("wait-for chain at 1."), "{report}");
+    assert!(
+        t.contains(&report),
+        "the replayed report must be the recorded one"
+    );
+
+    // A seed under which the property holds: the replay says it diverged.
+    let r = stalemate(&[
+        "replay",
+        "scenarios/cache_sync_wait_isolated_net.toml",
+        "--seed",
+        "3",
+    ]);
+    assert_eq!(r.status.code(), Some(5), "{}", text(&r));
+    assert!(text(&r).contains("ran to") && text(&r).contains("without breaking a property"));
+
+    // A seed on a scenario with no turmoil engine, and an engine that is not turmoil.
+    let r = stalemate(&[
+        "replay",
+        "scenarios/cache_sync_wait_buggy.toml",
+        "--seed",
+        "1",
+    ]);
+    assert_eq!(r.status.code(), Some(2), "{}", text(&r));
+    assert!(text(&r).contains("has no turmoil engine"), "{}", text(&r));
+    let r = stalemate(&["replay", path, "--engine", "2", "--seed", "1"]);
+    assert_eq!(r.status.code(), Some(2), "{}", text(&r));
+    assert!(text(&r).contains("engine 2 of"), "{}", text(&r));
+    let r = stalemate(&["replay", path, "--seed", "x"]);
+    assert_eq!(r.status.code(), Some(2), "{}", text(&r));
+}
+
+#[test]
+fn list_shows_the_network_hosts_and_fault_kinds() {
+    let t = text(&stalemate(&["list"]));
+    for want in [
+        "network (engine turmoil):",
+        "host   apiserver-a",
+        "client client-b",
+        "fault kinds (turmoil): crash, bounce, partition, repair, hold, release",
+    ] {
+        assert!(t.contains(want), "missing {want} in:\n{t}");
     }
 }
 

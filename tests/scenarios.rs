@@ -47,7 +47,10 @@ fn check(s: &Scenario) -> Result<(), Failed> {
                     f.replay,
                     "the report must end with its replay command"
                 );
-                assert!(f.replay.starts_with(&format!("stalemate replay {} --", s.path)));
+                assert!(
+                    f.replay
+                        .starts_with(&format!("stalemate replay {} --", s.path))
+                );
                 if f.property == Property::Deadlock
                     && !f.report.contains("all goroutines are asleep")
                 {

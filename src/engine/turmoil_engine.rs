@@ -5,8 +5,8 @@
 
 use super::{Explored, Stop};
 use crate::net::{Broken, FaultKind, FaultPlan, NetFn, NetStep, Settings, Setup, Trace};
-use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 use std::time::{Duration, Instant};
 
 /// One simulation.
@@ -181,7 +181,9 @@ mod tests {
         b.steps[1] = step("answers 503");
         assert_eq!(
             difference(&a, &b).as_deref(),
-            Some("two runs of seed 3 differ at step 2: `gateway a#1 answers 200` then `gateway a#1 answers 503`")
+            Some(
+                "two runs of seed 3 differ at step 2: `gateway a#1 answers 200` then `gateway a#1 answers 503`"
+            )
         );
     }
 }

@@ -52,26 +52,27 @@ where
         let (stream, _) = listener.accept().await?;
         let h = handler.clone();
         tokio::task::spawn_local(async move {
-            let svc = hyper::service::service_fn(move |req: hyper::Request<hyper::body::Incoming>| {
-                let h = h.clone();
-                async move {
-                    let id = req
-                        .headers()
-                        .get("x-request-id")
-                        .and_then(|v| v.to_str().ok())
-                        .unwrap_or("")
-                        .to_string();
-                    let r = h(Request {
-                        path: req.uri().path().to_string(),
-                        id,
-                    })
-                    .await;
-                    let mut resp = hyper::Response::new(Full::new(Bytes::from(r.body)));
-                    *resp.status_mut() = hyper::StatusCode::from_u16(r.status)
-                        .unwrap_or(hyper::StatusCode::INTERNAL_SERVER_ERROR);
-                    Ok::<_, std::convert::Infallible>(resp)
-                }
-            });
+            let svc =
+                hyper::service::service_fn(move |req: hyper::Request<hyper::body::Incoming>| {
+                    let h = h.clone();
+                    async move {
+                        let id = req
+                            .headers()
+                            .get("x-request-id")
+                            .and_then(|v| v.to_str().ok())
+                            .unwrap_or("")
+                            .to_string();
+                        let r = h(Request {
+                            path: req.uri().path().to_string(),
+                            id,
+                        })
+                        .await;
+                        let mut resp = hyper::Response::new(Full::new(Bytes::from(r.body)));
+                        *resp.status_mut() = hyper::StatusCode::from_u16(r.status)
+                            .unwrap_or(hyper::StatusCode::INTERNAL_SERVER_ERROR);
+                        Ok::<_, std::convert::Infallible>(resp)
+                    }
+                });
             let _ = hyper::server::conn::http1::Builder::new()
                 .serve_connection(TokioIo::new(stream), svc)
                 .await;

@@ -68,7 +68,8 @@ impl<T> RwLock<T> {
     }
 
     fn took<G>(&self, g: G, who: &str, mode: &'static str) -> Guard<'_, G> {
-        self.trace.step(who, format!("{} {}", verb(mode), self.name));
+        self.trace
+            .step(who, format!("{} {}", verb(mode), self.name));
         self.trace.hold(&self.name, who, mode);
         Guard {
             g,

@@ -108,7 +108,10 @@ impl FaultPlan {
                 let (a, b) = links[r.below(links.len() as u64) as usize];
                 (a.to_string(), Some(b.to_string()))
             } else if !hosts.is_empty() {
-                (hosts[r.below(hosts.len() as u64) as usize].to_string(), None)
+                (
+                    hosts[r.below(hosts.len() as u64) as usize].to_string(),
+                    None,
+                )
             } else {
                 continue;
             };
@@ -207,7 +210,7 @@ pub fn parse_duration(s: &str) -> Option<Duration> {
 pub struct SplitMix(pub u64);
 
 impl SplitMix {
-    pub fn next(&mut self) -> u64 {
+    pub fn next_u64(&mut self) -> u64 {
         self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
         let mut z = self.0;
         z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
@@ -217,7 +220,7 @@ impl SplitMix {
 
     /// Uniform in `0..n` (n > 0).
     pub fn below(&mut self, n: u64) -> u64 {
-        self.next() % n.max(1)
+        self.next_u64() % n.max(1)
     }
 }
 
@@ -230,7 +233,9 @@ mod tests {
         assert_eq!(parse_duration("250ms"), Some(Duration::from_millis(250)));
         assert_eq!(parse_duration("1.5s"), Some(Duration::from_millis(1500)));
         assert_eq!(parse_duration("2m"), Some(Duration::from_secs(120)));
-        for bad in ["", "5", "s", "1.s", "1..5s", "0.0005s", "5 h", "-1s", "5sec"] {
+        for bad in [
+            "", "5", "s", "1.s", "1..5s", "0.0005s", "5 h", "-1s", "5sec",
+        ] {
             assert_eq!(parse_duration(bad), None, "{bad:?}");
         }
     }

@@ -139,7 +139,13 @@ impl Trace {
     pub(crate) fn fault(&self, f: &Fault) {
         let clock = self.0.borrow().clock;
         self.set_clock(f.at.max(clock));
-        self.step("network", format!("fault: {}", f.to_string().split_once(' ').map_or("", |x| x.1)));
+        self.step(
+            "network",
+            format!(
+                "fault: {}",
+                f.to_string().split_once(' ').map_or("", |x| x.1)
+            ),
+        );
         self.0.borrow_mut().faults.push(f.clone());
     }
 
@@ -235,7 +241,11 @@ impl Trace {
                 Wait::Other(what) => format!("{who} waits since {} for {what}", secs(*since)),
             })
             .collect();
-        v.extend(self.network_lines().into_iter().map(|l| format!("network: {l}")));
+        v.extend(
+            self.network_lines()
+                .into_iter()
+                .map(|l| format!("network: {l}")),
+        );
         v
     }
 

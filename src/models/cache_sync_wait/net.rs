@@ -20,13 +20,22 @@ use std::time::Duration;
 
 pub static NETWORK: Network = Network {
     hosts: &[
-        ("gateway", "serves GET /clusters/{name}/pods from per-cluster informer caches"),
+        (
+            "gateway",
+            "serves GET /clusters/{name}/pods from per-cluster informer caches",
+        ),
         ("apiserver-a", "cluster-a's API server: GET /api/v1/pods"),
         ("apiserver-b", "cluster-b's API server: GET /api/v1/pods"),
     ],
     clients: &[
-        ("client-a", "requests_a requests for cluster-a from 0 s, one after another"),
-        ("client-b", "requests_b requests for cluster-b from b_start_ms, one after another"),
+        (
+            "client-a",
+            "requests_a requests for cluster-a from 0 s, one after another",
+        ),
+        (
+            "client-b",
+            "requests_b requests for cluster-b from b_start_ms, one after another",
+        ),
     ],
     drawn_hosts: &["apiserver-a", "apiserver-b"],
     drawn_links: &[("gateway", "apiserver-a"), ("gateway", "apiserver-b")],
@@ -78,7 +87,10 @@ fn setup(s: &mut Setup, v: V, p: P) {
         });
         net::serve(80, move |req| handle(gw.clone(), req))
     });
-    for (x, n, start) in [("a", p.requests[0], Duration::ZERO), ("b", p.requests[1], p.b_start)] {
+    for (x, n, start) in [
+        ("a", p.requests[0], Duration::ZERO),
+        ("b", p.requests[1], p.b_start),
+    ] {
         let trace = s.trace.clone();
         s.client(&format!("client-{x}"), async move {
             client(&trace, p, x, n, start).await;
@@ -140,7 +152,10 @@ async fn handle(gw: Rc<Gateway>, req: Request) -> Reply {
             };
             gw.trace.step(
                 &who,
-                format!("reads {} pods from the {state} cache of {cluster}", pods.len()),
+                format!(
+                    "reads {} pods from the {state} cache of {cluster}",
+                    pods.len()
+                ),
             );
             Reply::ok(pods.join("\n"))
         }
@@ -150,14 +165,19 @@ async fn handle(gw: Rc<Gateway>, req: Request) -> Reply {
     } else {
         format!(": {}", reply.body)
     };
-    gw.trace.step(&who, format!("answers {}{text}", reply.status));
+    gw.trace
+        .step(&who, format!("answers {}{text}", reply.status));
     gw.trace.done(&who);
     reply
 }
 
 impl Gateway {
     /// GetClientManager: read-locked lookup, then the write lock and a double check.
-    async fn get_client_manager(self: &Rc<Self>, c: &str, who: &str) -> Result<Rc<Manager>, String> {
+    async fn get_client_manager(
+        self: &Rc<Self>,
+        c: &str,
+        who: &str,
+    ) -> Result<Rc<Manager>, String> {
         let found = self.sets.read(who).await.get(c).cloned();
         if let Some(e) = found {
             return self.use_entry(e, c, who).await;
@@ -201,7 +221,10 @@ impl Gateway {
         if let Some(r) = init.result.borrow().clone() {
             return r;
         }
-        self.trace.waits(who, format!("the initialisation of {c} by an earlier request"));
+        self.trace.waits(
+            who,
+            format!("the initialisation of {c} by an earlier request"),
+        );
         let r = tokio::time::timeout(self.p.sync_timeout, init.done.notified()).await;
         self.trace.done(who);
         match (r, init.result.borrow().clone()) {
@@ -211,7 +234,12 @@ impl Gateway {
     }
 
     /// isolated: the wait holds no global lock; a failed manager is stopped and forgotten.
-    async fn init_isolated(&self, m: Rc<Manager>, init: Rc<Init>, who: &str) -> Result<Rc<Manager>, String> {
+    async fn init_isolated(
+        &self,
+        m: Rc<Manager>,
+        init: Rc<Init>,
+        who: &str,
+    ) -> Result<Rc<Manager>, String> {
         let c = m.cluster.clone();
         self.start_informer(&m, who);
         let synced = self.wait_for_cache_sync(&m, who).await;
@@ -222,7 +250,10 @@ impl Gateway {
         } else {
             sets.remove(&c);
             m.stopped.set(true);
-            self.trace.step(who, format!("stops the informer of {c} and forgets its manager"));
+            self.trace.step(
+                who,
+                format!("stops the informer of {c} and forgets its manager"),
+            );
             Err(format!("failed to sync the cache of {c}"))
         };
         drop(sets);
@@ -232,8 +263,9 @@ impl Gateway {
     }
 
     fn start_informer(&self, m: &Rc<Manager>, who: &str) {
-        self.trace.step(who, format!("starts the informer of {}", m.cluster));
-        let seed = self.jitter.borrow_mut().next();
+        self.trace
+            .step(who, format!("starts the informer of {}", m.cluster));
+        let seed = self.jitter.borrow_mut().next_u64();
         tokio::task::spawn_local(reflector(m.clone(), self.trace.clone(), SplitMix(seed)));
     }
 
@@ -251,11 +283,18 @@ impl Gateway {
                 stop.set(true);
                 trace.step(&w, "timer: closes the wait's stop channel");
             });
-            format!("a timer closes its stop channel at {}", secs(self.trace.now() + t))
+            format!(
+                "a timer closes its stop channel at {}",
+                secs(self.trace.now() + t)
+            )
         };
         let c = &m.cluster;
-        self.trace.step(who, format!("WaitForCacheSync {c}: polls HasSynced every 100ms; {how}"));
-        self.trace.waits(who, format!("the cache sync of {c} ({how})"));
+        self.trace.step(
+            who,
+            format!("WaitForCacheSync {c}: polls HasSynced every 100ms; {how}"),
+        );
+        self.trace
+            .waits(who, format!("the cache sync of {c} ({how})"));
         let mut polls = 0;
         let synced = loop {
             if m.synced.get() {
@@ -268,8 +307,15 @@ impl Gateway {
             polls += 1;
         };
         self.trace.done(who);
-        let end = if synced { "synced" } else { "stop channel closed, gives up" };
-        self.trace.step(who, format!("WaitForCacheSync {c}: {end} after {polls} polls"));
+        let end = if synced {
+            "synced"
+        } else {
+            "stop channel closed, gives up"
+        };
+        self.trace.step(
+            who,
+            format!("WaitForCacheSync {c}: {end} after {polls} polls"),
+        );
         synced
     }
 }
@@ -281,7 +327,13 @@ async fn reflector(m: Rc<Manager>, trace: Trace, mut rng: SplitMix) {
     let server = apiserver(&m.cluster);
     let mut backoff = BACKOFF_START;
     while !m.stopped.get() {
-        trace.waits(&who, format!("an HTTP response from {server} (list, timeout {})", secs(LIST_TIMEOUT)));
+        trace.waits(
+            &who,
+            format!(
+                "an HTTP response from {server} (list, timeout {})",
+                secs(LIST_TIMEOUT)
+            ),
+        );
         let r = net::get(&server, 80, "/api/v1/pods", &who, LIST_TIMEOUT).await;
         if m.stopped.get() {
             break;
@@ -295,7 +347,10 @@ async fn reflector(m: Rc<Manager>, trace: Trace, mut rng: SplitMix) {
                 let s = if first { ", HasSynced true" } else { "" };
                 trace.step(&who, format!("list: {n} pods, Replace into the store{s}"));
                 backoff = BACKOFF_START;
-                trace.waits(&who, format!("the next relist at {}", secs(trace.now() + RELIST)));
+                trace.waits(
+                    &who,
+                    format!("the next relist at {}", secs(trace.now() + RELIST)),
+                );
                 tokio::time::sleep(RELIST).await;
             }
             other => {
@@ -306,7 +361,13 @@ async fn reflector(m: Rc<Manager>, trace: Trace, mut rng: SplitMix) {
                 let jitter = backoff.mul_f64(rng.below(1000) as f64 / 1000.0);
                 let d = backoff + jitter;
                 trace.step(&who, format!("list failed ({e}); retries in {}", secs(d)));
-                trace.waits(&who, format!("its backoff until {} (list failed: {e})", secs(trace.now() + d)));
+                trace.waits(
+                    &who,
+                    format!(
+                        "its backoff until {} (list failed: {e})",
+                        secs(trace.now() + d)
+                    ),
+                );
                 tokio::time::sleep(d).await;
                 backoff = (backoff * 2).min(BACKOFF_MAX);
             }
@@ -330,7 +391,13 @@ async fn client(trace: &Trace, p: P, x: &str, n: usize, start: Duration) {
         let id = format!("{x}#{i}");
         let req = format!("request {id}");
         let sent = trace.now();
-        trace.step(&me, format!("GET {path} ({id}), deadline {}", secs(sent + p.request_deadline)));
+        trace.step(
+            &me,
+            format!(
+                "GET {path} ({id}), deadline {}",
+                secs(sent + p.request_deadline)
+            ),
+        );
         trace.waits(&req, format!("an HTTP response from gateway (GET {path})"));
         let fut = net::get("gateway", 80, &path, &id, p.request_deadline);
         tokio::pin!(fut);
