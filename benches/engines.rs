@@ -5,6 +5,9 @@
 //! - cacher-2015 fixed: time for loom to prove it (no preemption bound, events=0);
 //! - status-manager and informer-processor: the same for their deadlocks and fixes
 //!   (status-manager: one update; informer: one listener, one event; all unbounded);
+//! - cache-sync-wait on turmoil: simulations per second (isolated, cluster-a paused,
+//!   10 seeds), and for each variant the seeds to the first violation under fault
+//!   plans drawn from each seed (printed once);
 //! - overhead: one small two-lock model written directly on shuttle's std-like types
 //!   and the same through stalemate's Go primitives, schedules per second side by side.
 
@@ -204,5 +207,70 @@ fn overhead(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, cacher_2015, status_manager, informer, overhead);
+fn net_settings(faults: stalemate::net::Faults) -> stalemate::net::Settings {
+    stalemate::net::Settings {
+        seed: 0,
+        duration: Duration::from_secs(30),
+        tick: Duration::from_millis(1),
+        min_latency: Duration::from_millis(1),
+        max_latency: Duration::from_millis(20),
+        faults,
+    }
+}
+
+fn network(c: &mut Criterion) {
+    use stalemate::net::{Fault, FaultKind, FaultPlan, Faults};
+    let m = models::find("cache-sync-wait").expect("model");
+    let n = m.network.expect("network side");
+    let build = |v: &str| (n.build)(v, &m.params(&[]));
+    // Seeds to the first violation, each seed with its own drawn plan.
+    let drawn = net_settings(Faults::Drawn);
+    for v in ["buggy", "timeout", "isolated"] {
+        let model = build(v);
+        let plan = |seed| drawn.plan(seed, n.drawn_hosts, n.drawn_links, n.drawn_window);
+        let o = stalemate::explore::explore_net(&drawn, &bounds(1_000), &model, &plan, None);
+        let found = o.finding.as_ref().map_or("nothing".to_string(), |r| {
+            format!(
+                "{} at seed {}",
+                r.broken
+                    .as_ref()
+                    .map_or("a failure", |b| b.property.as_str()),
+                r.seed
+            )
+        });
+        eprintln!(
+            "cache-sync-wait/turmoil/{v}: drawn plans, {} seeds to the first violation ({found})",
+            o.explored.executions
+        );
+    }
+    // Simulations per second: isolated, cluster-a paused for the whole run.
+    let paused = FaultPlan::new(vec![Fault {
+        at: Duration::ZERO,
+        kind: FaultKind::Crash,
+        a: "apiserver-a".into(),
+        b: None,
+    }]);
+    let s = net_settings(Faults::Given(paused.clone()));
+    let model = build("isolated");
+    let mut g = c.benchmark_group("cache-sync-wait-turmoil");
+    g.sample_size(10);
+    g.throughput(Throughput::Elements(10));
+    g.bench_function("isolated/cluster-a-paused/10-seeds", |b| {
+        b.iter(|| {
+            let o =
+                stalemate::explore::explore_net(&s, &bounds(10), &model, &|_| paused.clone(), None);
+            assert!(o.finding.is_none());
+        })
+    });
+    g.finish();
+}
+
+criterion_group!(
+    benches,
+    cacher_2015,
+    status_manager,
+    informer,
+    network,
+    overhead
+);
 criterion_main!(benches);

@@ -417,7 +417,8 @@ async fn client(trace: &Trace, p: P, x: &str, n: usize, start: Duration) {
                 fut.await
             }
         };
-        trace.done(&req);
+        // The property is checked before the request stops waiting, so that a broken
+        // liveness shows the request in the chain.
         match r {
             Err(e) if e.starts_with("timed out") => {
                 trace.broken(
@@ -434,6 +435,7 @@ async fn client(trace: &Trace, p: P, x: &str, n: usize, start: Duration) {
                 trace.step(&me, format!("{id}: {} {}", rep.status, rep.body));
             }
             Ok(rep) => {
+                trace.done(&req);
                 let count = rep.body.lines().count();
                 trace.step(&me, format!("{id}: 200 with {count} pods"));
                 if count == 0 && p.pods > 0 {
@@ -448,5 +450,6 @@ async fn client(trace: &Trace, p: P, x: &str, n: usize, start: Duration) {
                 }
             }
         }
+        trace.done(&req);
     }
 }
