@@ -3,6 +3,7 @@
 
 mod cache_sync_wait;
 mod cacher_2015;
+mod cacher_modern;
 mod informer;
 mod status_manager;
 
@@ -106,6 +107,7 @@ pub static ALL: &[&Model] = &[
     &informer::MODEL,
     &status_manager::MODEL,
     &cache_sync_wait::MODEL,
+    &cacher_modern::MODEL,
 ];
 
 pub fn find(name: &str) -> Option<&'static Model> {
