@@ -445,7 +445,7 @@ impl Cacher {
             return;
         }
         let start = go.now();
-        let timeout = self.budget.with(|b| std::mem::take(b));
+        let timeout = self.budget.with(std::mem::take);
         let timer = go.after("dispatch timer", timeout);
         let mut live = Some(&timer);
         for w in blocked {
