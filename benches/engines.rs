@@ -5,6 +5,8 @@
 //! - cacher-2015 fixed: time for loom to prove it (no preemption bound, events=0);
 //! - status-manager and informer-processor: the same for their deadlocks and fixes
 //!   (status-manager: one update; informer: one listener, one event; all unbounded);
+//! - cacher-modern: schedules to the first violation of two mutations (lock order,
+//!   deferred stop), loom bounded to 2 preemptions;
 //! - cache-sync-wait on turmoil: simulations per second (isolated, cluster-a paused,
 //!   10 seeds), and for each variant the seeds to the first violation under fault
 //!   plans drawn from each seed (printed once);
@@ -12,6 +14,7 @@
 //!   and the same through stalemate's Go primitives, schedules per second side by side.
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use stalemate::TimeMode;
 use stalemate::explore::{Bounds, Engine, ModelFn, explore};
 use stalemate::models;
 use std::sync::Arc;
@@ -20,9 +23,13 @@ use std::time::Duration;
 const SEEDS: [u64; 8] = [1, 2, 3, 4, 5, 6, 7, 8];
 
 fn bounds(n: u64) -> Bounds {
+    bounds_in(n, TimeMode::Any)
+}
+
+fn bounds_in(n: u64, time: TimeMode) -> Bounds {
     Bounds {
         check_races: true,
-        time: Default::default(),
+        time,
         max_executions: n,
         max_steps: 10_000,
         time_limit: Duration::from_secs(600),
@@ -35,8 +42,8 @@ fn model(name: &str, variant: &str, params: &[(&'static str, i64)]) -> ModelFn {
 }
 
 /// Schedules until the first violation, or panics if none within 100,000.
-fn first_violation(engine: &Engine, m: &ModelFn) -> u64 {
-    let o = explore(engine, &bounds(100_000), m.clone(), None).expect("explore");
+fn first_violation(engine: &Engine, m: &ModelFn, time: TimeMode) -> u64 {
+    let o = explore(engine, &bounds_in(100_000, time), m.clone(), None).expect("explore");
     assert!(o.finding.is_some(), "{} found nothing", engine.describe());
     o.explored.executions
 }
@@ -44,6 +51,17 @@ fn first_violation(engine: &Engine, m: &ModelFn) -> u64 {
 /// Detection: time and schedules to the first violation, per engine, for each buggy
 /// scenario's model (`name`, parameters).
 pub fn detection(c: &mut Criterion, group: &str, m: ModelFn) {
+    detection_in(c, group, m, TimeMode::Any, None)
+}
+
+/// `detection` in a time mode, with loom bounded to `bound` preemptions.
+pub fn detection_in(
+    c: &mut Criterion,
+    group: &str,
+    m: ModelFn,
+    time: TimeMode,
+    bound: Option<usize>,
+) {
     type MakeEngine = fn(u64) -> Engine;
     let engines: [(&str, MakeEngine); 2] = [
         ("shuttle-random", |seed| Engine::Random { seed }),
@@ -54,7 +72,7 @@ pub fn detection(c: &mut Criterion, group: &str, m: ModelFn) {
     for (name, make) in engines {
         let counts: Vec<u64> = SEEDS
             .iter()
-            .map(|&s| first_violation(&make(s), &m))
+            .map(|&s| first_violation(&make(s), &m, time))
             .collect();
         eprintln!(
             "{group}/{name}: schedules to the first violation for seeds {SEEDS:?}: {counts:?}"
@@ -65,22 +83,22 @@ pub fn detection(c: &mut Criterion, group: &str, m: ModelFn) {
                 b.iter(|| {
                     SEEDS
                         .iter()
-                        .map(|&s| first_violation(&make(s), &m))
+                        .map(|&s| first_violation(&make(s), &m, time))
                         .sum::<u64>()
                 })
             },
         );
     }
     let loom = Engine::Loom {
-        preemption_bound: None,
+        preemption_bound: bound,
         max_branches: 10_000,
     };
     eprintln!(
-        "{group}/loom: executions to the first violation: {}",
-        first_violation(&loom, &m)
+        "{group}/loom (bound {bound:?}): executions to the first violation: {}",
+        first_violation(&loom, &m, time)
     );
     g.bench_function("loom/first-violation", |b| {
-        b.iter(|| first_violation(&loom, &m))
+        b.iter(|| first_violation(&loom, &m, time))
     });
     g.finish();
 }
@@ -207,6 +225,33 @@ fn overhead(c: &mut Criterion) {
     g.finish();
 }
 
+/// cacher-modern: the lock-order and deferred-stop mutations, at their scenarios'
+/// parameters, in virtual time; loom with at most 2 preemptions, as in the scenarios.
+fn cacher_modern(c: &mut Criterion) {
+    let base = [
+        ("fast", 0),
+        ("slow", 0),
+        ("gone", 1),
+        ("events", 2),
+        ("bookmarks", 0),
+    ];
+    let lock_first: Vec<_> = base.iter().copied().chain([("incoming", 0)]).collect();
+    detection_in(
+        c,
+        "cacher-modern-cacher-lock-first",
+        model("cacher-modern", "cacher-lock-first", &lock_first),
+        TimeMode::Virtual,
+        Some(2),
+    );
+    detection_in(
+        c,
+        "cacher-modern-no-deferred-stop",
+        model("cacher-modern", "no-deferred-stop", &base),
+        TimeMode::Virtual,
+        Some(2),
+    );
+}
+
 fn net_settings(faults: stalemate::net::Faults) -> stalemate::net::Settings {
     stalemate::net::Settings {
         seed: 0,
@@ -270,6 +315,7 @@ criterion_group!(
     cacher_2015,
     status_manager,
     informer,
+    cacher_modern,
     network,
     overhead
 );
