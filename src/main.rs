@@ -115,14 +115,10 @@ fn list() -> String {
         let _ = writeln!(o);
     }
     let _ = writeln!(o, "engines: {}", scenario::ENGINE_KINDS.join(", "));
-    let kinds: Vec<&str> = stalemate::net::FaultKind::ALL
-        .iter()
-        .map(|k| k.key())
-        .collect();
     let _ = writeln!(
         o,
-        "fault kinds (turmoil): {} (crash and bounce take host = ..., the others between = [a, b])",
-        kinds.join(", ")
+        "fault kinds (turmoil): {} (crash and bounce take host = ..., the others between = [a, b]; loss also rate = 0.0..=1.0)",
+        stalemate::net::FaultKind::keys().join(", ")
     );
     o
 }

@@ -213,6 +213,8 @@ struct RawFault {
     kind: Spanned<String>,
     host: Option<Spanned<String>>,
     between: Option<Spanned<Vec<Spanned<String>>>>,
+    /// `loss` only: the share of ticks in which the link fails.
+    rate: Option<Spanned<f64>>,
 }
 
 #[derive(Deserialize)]
@@ -508,14 +510,42 @@ fn parse_faults(
     for sf in raw {
         let f = sf.get_ref();
         let at = duration(cx, &f.at, "at")?;
-        let kind = net::FaultKind::from_key(f.kind.get_ref()).ok_or_else(|| {
-            let ks: Vec<&str> = net::FaultKind::ALL.iter().map(|k| k.key()).collect();
-            cx.err(
-                f.kind.span(),
-                format!("unknown fault kind `{}`", f.kind.get_ref()),
-                Some(format!("fault kinds: {}", ks.join(", "))),
-            )
-        })?;
+        let kind = match (f.kind.get_ref().as_str(), &f.rate) {
+            ("loss", Some(r)) => {
+                let x = *r.get_ref();
+                if !(0.0..=1.0).contains(&x) {
+                    return Err(cx.err(
+                        r.span(),
+                        format!("rate = {x} is out of range"),
+                        Some(
+                            "allowed: 0.0..=1.0 (the share of ticks in which the link fails)"
+                                .into(),
+                        ),
+                    ));
+                }
+                net::FaultKind::Loss((x * 1000.0).round() as u16)
+            }
+            ("loss", None) => {
+                return Err(cx.err(
+                    f.kind.span(),
+                    "fault `loss` needs a rate",
+                    Some("rate = 0.0..=1.0, the share of ticks in which the link fails".into()),
+                ));
+            }
+            (_, Some(r)) => {
+                return Err(cx.err(r.span(), "`rate` applies only to a loss fault", None));
+            }
+            (k, None) => net::FaultKind::from_key(k).ok_or_else(|| {
+                cx.err(
+                    f.kind.span(),
+                    format!("unknown fault kind `{k}`"),
+                    Some(format!(
+                        "fault kinds: {}",
+                        net::FaultKind::keys().join(", ")
+                    )),
+                )
+            })?,
+        };
         let (a, b) = match (kind.on_link(), &f.host, &f.between) {
             (false, Some(h), None) => (known(h, &hosts, "host")?, None),
             (true, None, Some(pair)) if pair.get_ref().len() == 2 => {

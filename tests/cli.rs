@@ -218,7 +218,7 @@ fn bad_fault_plans_and_turmoil_engines_say_where_and_what_is_allowed() {
                 fault("1s", "pause", "host = \"apiserver-a\"")
             ),
             ":6:8: unknown fault kind `pause`",
-            "fault kinds: crash, bounce, partition, repair, hold, release",
+            "fault kinds: crash, bounce, partition, repair, hold, release, loss",
         ),
         (
             "target",
@@ -237,6 +237,28 @@ fn bad_fault_plans_and_turmoil_engines_say_where_and_what_is_allowed() {
             ),
             ":7:8: unknown host `client-a` in the fault plan",
             "gateway, apiserver-a, apiserver-b",
+        ),
+        (
+            "lossrate",
+            format!(
+                "{NET}{}{TURMOIL}",
+                fault("1s", "loss", "between = [\"gateway\", \"apiserver-b\"]")
+            ),
+            ":6:8: fault `loss` needs a rate",
+            "rate = 0.0..=1.0",
+        ),
+        (
+            "lossrange",
+            format!(
+                "{NET}{}{TURMOIL}",
+                fault(
+                    "1s",
+                    "loss",
+                    "between = [\"gateway\", \"apiserver-b\"]\nrate = 1.5"
+                )
+            ),
+            ":8:8: rate = 1.5 is out of range",
+            "allowed: 0.0..=1.0",
         ),
         (
             "engineduration",
@@ -334,7 +356,7 @@ fn list_shows_the_network_hosts_and_fault_kinds() {
         "network (engine turmoil):",
         "host   apiserver-a",
         "client client-b",
-        "fault kinds (turmoil): crash, bounce, partition, repair, hold, release",
+        "fault kinds (turmoil): crash, bounce, partition, repair, hold, release, loss",
     ] {
         assert!(t.contains(want), "missing {want} in:\n{t}");
     }

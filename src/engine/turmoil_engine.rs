@@ -55,6 +55,9 @@ pub fn simulate(s: &Settings, seed: u64, plan: &FaultPlan, model: &NetFn) -> Sim
                 FaultKind::Repair => sim.repair(f.a.as_str(), b),
                 FaultKind::Hold => sim.hold(f.a.as_str(), b),
                 FaultKind::Release => sim.release(f.a.as_str(), b),
+                FaultKind::Loss(p) => {
+                    sim.set_link_fail_rate(f.a.as_str(), b, f64::from(p) / 1000.0)
+                }
             }
             next += 1;
         }

@@ -18,9 +18,13 @@ pub enum FaultKind {
     Hold,
     /// Deliver what was held: `Sim::release`.
     Release,
+    /// Make a link drop messages: in this many ticks per thousand it fails, as turmoil's
+    /// `Sim::set_link_fail_rate` does (0 makes it whole again).
+    Loss(u16),
 }
 
 impl FaultKind {
+    /// The kinds without a parameter (`Loss` takes a rate).
     pub const ALL: [FaultKind; 6] = [
         FaultKind::Crash,
         FaultKind::Bounce,
@@ -38,7 +42,15 @@ impl FaultKind {
             FaultKind::Repair => "repair",
             FaultKind::Hold => "hold",
             FaultKind::Release => "release",
+            FaultKind::Loss(_) => "loss",
         }
+    }
+
+    /// Every kind's name, for `list` and error messages.
+    pub fn keys() -> Vec<&'static str> {
+        let mut v: Vec<&str> = FaultKind::ALL.iter().map(|k| k.key()).collect();
+        v.push("loss");
+        v
     }
 
     pub fn from_key(s: &str) -> Option<FaultKind> {
@@ -65,6 +77,9 @@ impl fmt::Display for Fault {
         write!(f, "{} {} {}", secs(self.at), self.kind.key(), self.a)?;
         if let Some(b) = &self.b {
             write!(f, " {b}")?;
+        }
+        if let FaultKind::Loss(p) = self.kind {
+            write!(f, " {}.{}%", p / 10, p % 10)?;
         }
         Ok(())
     }

@@ -153,14 +153,14 @@ impl Trace {
     /// not crashed, the link neither partitioned nor held.
     pub fn reachable(&self, host: &str, peer: &str, from: Duration) -> bool {
         let r = self.0.borrow();
-        let (mut down, mut cut, mut held) = (false, false, false);
+        let (mut down, mut cut, mut held, mut lossy) = (false, false, false, false);
         let link = |f: &Fault| {
             let b = f.b.as_deref().unwrap_or("");
             (f.a == host && b == peer) || (f.a == peer && b == host)
         };
         for f in &r.faults {
             // The state before `f` held from max(from, the previous fault) to f.at.
-            if f.at > from && (down || cut || held) {
+            if f.at > from && (down || cut || held || lossy) {
                 return false;
             }
             match f.kind {
@@ -170,10 +170,11 @@ impl Trace {
                 FaultKind::Repair if link(f) => cut = false,
                 FaultKind::Hold if link(f) => held = true,
                 FaultKind::Release if link(f) => held = false,
+                FaultKind::Loss(p) if link(f) => lossy = p > 0,
                 _ => {}
             }
         }
-        !(down || cut || held)
+        !(down || cut || held || lossy)
     }
 
     /// What the network is doing to `host` now, for the chain.
@@ -209,6 +210,15 @@ impl Trace {
                     let (x, y) = pair();
                     cut.remove(&(x, y, FaultKind::Hold));
                 }
+                FaultKind::Loss(p) => {
+                    let (x, y) = pair();
+                    cut.retain(|(a, b, k), _| {
+                        !(*a == x && *b == y && matches!(k, FaultKind::Loss(_)))
+                    });
+                    if p > 0 {
+                        cut.insert((x, y, f.kind), f.at);
+                    }
+                }
             }
         }
         let mut v: Vec<String> = down
@@ -216,10 +226,10 @@ impl Trace {
             .map(|(h, t)| format!("{h} down since {} (crash)", secs(*t)))
             .collect();
         for ((a, b, k), t) in &cut {
-            let what = if *k == FaultKind::Hold {
-                "held"
-            } else {
-                "partitioned"
+            let what = match k {
+                FaultKind::Hold => "held".to_string(),
+                FaultKind::Loss(p) => format!("losing messages ({}.{}% of ticks)", p / 10, p % 10),
+                _ => "partitioned".to_string(),
             };
             v.push(format!("{a} <-> {b} {what} since {}", secs(*t)));
         }
@@ -310,6 +320,10 @@ mod tests {
         assert!(t.reachable("apiserver-a", "gateway", ms(2000)));
         assert!(!t.reachable("apiserver-a", "gateway", ms(1500)));
         assert_eq!(t.network_lines(), Vec::<String>::new());
+        t.fault(&at(2500, Loss(300), "gateway", Some("apiserver-b")));
+        assert!(!t.reachable("apiserver-b", "gateway", ms(2000)));
+        t.fault(&at(2600, Loss(0), "gateway", Some("apiserver-b")));
+        assert!(t.reachable("apiserver-b", "gateway", ms(2600)));
         t.fault(&at(3000, Hold, "gateway", Some("apiserver-a")));
         assert_eq!(
             t.network_lines(),
