@@ -14,6 +14,7 @@ pub mod explore;
 pub mod go;
 pub mod models;
 pub mod net;
+pub mod output;
 pub mod report;
 pub mod runner;
 pub mod scenario;

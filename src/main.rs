@@ -40,6 +40,21 @@ enum Cmd {
         /// Print only the summary table, not the reports.
         #[arg(long)]
         quiet: bool,
+        /// text (reports and a table, for people) or json (one object per scenario ×
+        /// engine per line, for machines; see the README for the fields).
+        #[arg(long, value_enum, default_value = "text")]
+        format: Format,
+        /// Also write JUnit XML to FILE: one test case per scenario × engine.
+        #[arg(long, value_name = "FILE")]
+        junit: Option<PathBuf>,
+        /// Scenario × engine runs in parallel (default: the machine's cores). The
+        /// output's order and bytes do not depend on it.
+        #[arg(long)]
+        jobs: Option<usize>,
+        /// Run only shard K of N (1-based): the runs whose position in the sorted list
+        /// of scenario × engine runs is K modulo N. Every run is in exactly one shard.
+        #[arg(long, value_name = "K/N", value_parser = parse_shard)]
+        shard: Option<(usize, usize)>,
     },
     /// Replays a schedule (thread engines) or a seed (turmoil) from a report,
     /// printing the same report again.
@@ -59,6 +74,31 @@ enum Cmd {
     },
 }
 
+#[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+enum Format {
+    Text,
+    Json,
+}
+
+struct RunOpts {
+    quiet: bool,
+    format: Format,
+    junit: Option<PathBuf>,
+    jobs: usize,
+    shard: Option<(usize, usize)>,
+}
+
+/// `K/N` with 1 <= K <= N.
+fn parse_shard(s: &str) -> Result<(usize, usize), String> {
+    let bad = || format!("`{s}` is not a shard: give K/N with 1 <= K <= N, e.g. 2/4");
+    let (k, n) = s.split_once('/').ok_or_else(bad)?;
+    let (k, n): (usize, usize) = (k.parse().map_err(|_| bad())?, n.parse().map_err(|_| bad())?);
+    if k == 0 || n == 0 || k > n {
+        return Err(bad());
+    }
+    Ok((k, n))
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.cmd {
@@ -66,7 +106,24 @@ fn main() -> ExitCode {
             print!("{}", list());
             ExitCode::SUCCESS
         }
-        Cmd::Run { paths, quiet } => run(paths, quiet),
+        Cmd::Run {
+            paths,
+            quiet,
+            format,
+            junit,
+            jobs,
+            shard,
+        } => run(
+            paths,
+            &RunOpts {
+                quiet,
+                format,
+                junit,
+                jobs: jobs
+                    .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
+                shard,
+            },
+        ),
         Cmd::Replay {
             scenario,
             schedule,
@@ -205,7 +262,66 @@ fn run_with_progress(s: &Scenario, i: usize) -> EngineRun {
     r
 }
 
-fn run(paths: Vec<PathBuf>, quiet: bool) -> ExitCode {
+/// The scenario × engine runs of this shard, in order: (scenario index, engine number).
+fn plan_runs(scenarios: &[Scenario], shard: Option<(usize, usize)>) -> Vec<(usize, usize)> {
+    let all = scenarios
+        .iter()
+        .enumerate()
+        .flat_map(|(si, s)| (1..=s.engines.len()).map(move |e| (si, e)));
+    match shard {
+        None => all.collect(),
+        Some((k, n)) => all
+            .enumerate()
+            .filter(|(i, _)| i % n == k - 1)
+            .map(|(_, r)| r)
+            .collect(),
+    }
+}
+
+/// Runs `runs` on `jobs` threads and hands each result to `emit` in the order of
+/// `runs`, as soon as it and all before it are done.
+fn execute(
+    scenarios: &[Scenario],
+    runs: &[(usize, usize)],
+    jobs: usize,
+    mut emit: impl FnMut(usize, EngineRun),
+) {
+    if jobs <= 1 {
+        for (i, &(si, e)) in runs.iter().enumerate() {
+            emit(i, run_with_progress(&scenarios[si], e));
+        }
+        return;
+    }
+    let next = AtomicU64::new(0);
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::scope(|scope| {
+        for _ in 0..jobs.min(runs.len()) {
+            let (tx, next) = (tx.clone(), &next);
+            scope.spawn(move || {
+                loop {
+                    let i = next.fetch_add(1, Relaxed) as usize;
+                    let Some(&(si, e)) = runs.get(i) else { break };
+                    let r = runner::run_engine(&scenarios[si], e, None);
+                    if tx.send((i, r)).is_err() {
+                        break;
+                    }
+                }
+            });
+        }
+        drop(tx);
+        let mut pending = std::collections::BTreeMap::new();
+        let mut printed = 0;
+        for (i, r) in rx {
+            pending.insert(i, r);
+            while let Some(r) = pending.remove(&printed) {
+                emit(printed, r);
+                printed += 1;
+            }
+        }
+    });
+}
+
+fn run(paths: Vec<PathBuf>, opts: &RunOpts) -> ExitCode {
     let paths = if paths.is_empty() {
         vec![PathBuf::from("scenarios")]
     } else {
@@ -215,49 +331,92 @@ fn run(paths: Vec<PathBuf>, quiet: bool) -> ExitCode {
         Ok(s) => s,
         Err(code) => return ExitCode::from(code),
     };
-    let mut rows = Vec::new();
-    let mut worst = Verdict::Ok;
-    for s in &scenarios {
+    let runs = plan_runs(&scenarios, opts.shard);
+    let text = opts.format == Format::Text;
+    if let Some((k, n)) = opts.shard
+        && text
+    {
         println!(
-            "== {} ({}): {} / {}, expect {}",
-            s.name, s.path, s.model.name, s.variant, s.expect
+            "shard {k}/{n}: {} of the scenario × engine runs",
+            runs.len()
         );
-        println!("   params {}", s.params.describe().join(" "));
-        for i in 1..=s.engines.len() {
-            let r = run_with_progress(s, i);
-            println!(
-                "   engine {i}: {} -> {} ({})",
-                r.engine.describe(),
-                r.found_key(),
-                r.coverage()
-            );
-            for g in &r.shared {
-                println!("   one loom point for {} (selected together)", g.join(", "));
-            }
-            if !r.regrouped.is_empty() {
-                let runs: Vec<String> = r.regrouped.iter().map(|n| n.to_string()).collect();
+    }
+    let mut done: Vec<(usize, usize, EngineRun)> = Vec::new();
+    let mut worst = Verdict::Ok;
+    let mut last_scenario = None;
+    execute(&scenarios, &runs, opts.jobs, |i, r| {
+        let (si, e) = runs[i];
+        let s = &scenarios[si];
+        if text {
+            if last_scenario != Some(si) {
                 println!(
-                    "   loom started again {} time(s) with larger groups (after {} executions)",
-                    runs.len(),
-                    runs.join(", ")
+                    "== {} ({}): {} / {}, expect {}",
+                    s.name, s.path, s.model.name, s.variant, s.expect
                 );
+                println!("   params {}", s.params.describe().join(" "));
+                last_scenario = Some(si);
             }
-            if let Some(e) = &r.error {
-                println!("   error: {e}");
-            }
-            if let Some(f) = &r.found
-                && !quiet
-            {
-                println!();
-                println!("{}", f.report);
-                println!();
-            }
-            worst = worse(worst, r.verdict);
-            rows.push((s.name.clone(), s.expect.to_string(), r));
+            print_engine(e, &r, opts.quiet);
+        } else {
+            println!("{}", stalemate::output::json_line(s, e, &r));
+        }
+        worst = worse(worst, r.verdict);
+        done.push((si, e, r));
+    });
+    if text {
+        let rows: Vec<(String, String, &EngineRun)> = done
+            .iter()
+            .map(|(si, _, r)| {
+                (
+                    scenarios[*si].name.clone(),
+                    scenarios[*si].expect.to_string(),
+                    r,
+                )
+            })
+            .collect();
+        print!("{}", table(&rows));
+    }
+    if let Some(path) = &opts.junit {
+        let rows: Vec<_> = done
+            .iter()
+            .map(|(si, e, r)| (&scenarios[*si], *e, r))
+            .collect();
+        if let Err(err) = std::fs::write(path, stalemate::output::junit(&rows)) {
+            eprintln!("error: cannot write {}: {err}", path.display());
+            return ExitCode::from(BAD_INPUT);
         }
     }
-    print!("{}", table(&rows));
     ExitCode::from(worst.exit_code() as u8)
+}
+
+fn print_engine(i: usize, r: &EngineRun, quiet: bool) {
+    println!(
+        "   engine {i}: {} -> {} ({})",
+        r.engine.describe(),
+        r.found_key(),
+        r.coverage()
+    );
+    for g in &r.shared {
+        println!("   one loom point for {} (selected together)", g.join(", "));
+    }
+    if !r.regrouped.is_empty() {
+        let runs: Vec<String> = r.regrouped.iter().map(|n| n.to_string()).collect();
+        println!(
+            "   loom started again {} time(s) with larger groups (after {} executions)",
+            runs.len(),
+            runs.join(", ")
+        );
+    }
+    if let Some(e) = &r.error {
+        println!("   error: {e}");
+    }
+    if let Some(f) = &r.found
+        && !quiet
+    {
+        println!();
+        println!("{}", f.report);
+        println!();
+    }
 }
 
 /// Crash outranks an unexpected violation, which outranks a violation not found.
@@ -271,7 +430,7 @@ fn worse(a: Verdict, b: Verdict) -> Verdict {
     if rank(b) > rank(a) { b } else { a }
 }
 
-fn table(rows: &[(String, String, EngineRun)]) -> String {
+fn table(rows: &[(String, String, &EngineRun)]) -> String {
     let head = [
         "scenario",
         "engine",

@@ -440,3 +440,148 @@ fn the_same_seed_gives_a_byte_identical_report() {
     };
     assert_eq!(strip(&a), strip(&b));
 }
+
+/// Three quick scenarios (five runs) copied into a directory of their own.
+fn quick_dir() -> String {
+    let dir = std::env::temp_dir().join(format!("stalemate-quick-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    for f in [
+        "cacher_2015_buggy.toml",
+        "cache_sync_wait_timeout_net_isolation.toml",
+        "informer_buggy.toml",
+    ] {
+        std::fs::copy(format!("scenarios/{f}"), dir.join(f)).unwrap();
+    }
+    dir.to_str().unwrap().to_string()
+}
+
+fn json_lines(o: &Output) -> Vec<serde_json::Value> {
+    String::from_utf8_lossy(&o.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l}")))
+        .collect()
+}
+
+#[test]
+fn json_gives_one_object_per_scenario_and_engine_with_stable_fields() {
+    let o = stalemate(&[
+        "run",
+        "--format",
+        "json",
+        "scenarios/cacher_2015_buggy.toml",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let v = json_lines(&o);
+    assert_eq!(v.len(), 2, "two engines");
+    for (i, r) in v.iter().enumerate() {
+        assert_eq!(r["scenario"], "cacher_2015_buggy");
+        assert_eq!(r["file"], "scenarios/cacher_2015_buggy.toml");
+        assert_eq!(r["model"], "cacher-2015");
+        assert_eq!(r["engine_no"], i + 1);
+        assert_eq!(r["expected"], "deadlock");
+        assert_eq!(r["found"], "deadlock");
+        assert_eq!(r["verdict"], "ok");
+        assert_eq!(r["stop"], "found");
+        assert!(r["executions"].as_u64().unwrap() >= 1);
+        let replay = r["replay"].as_str().unwrap();
+        assert!(
+            replay.starts_with("stalemate replay scenarios/cacher_2015_buggy.toml --schedule ")
+        );
+        assert!(r["report"].as_str().unwrap().ends_with(replay));
+        assert!(r["time_secs"].is_number() && r["error"].is_null());
+    }
+}
+
+#[test]
+fn junit_has_a_test_case_per_run_and_the_report_as_the_failure() {
+    let dir = std::env::temp_dir().join(format!("stalemate-junit-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    // The buggy Cacher, expected to pass: an unexpected deadlock.
+    let body = std::fs::read_to_string("scenarios/cacher_2015_buggy.toml")
+        .unwrap()
+        .replace("expect = \"deadlock\"", "expect = \"pass\"");
+    let scenario = dir.join("wrong.toml");
+    std::fs::write(&scenario, body).unwrap();
+    let xml = dir.join("junit.xml");
+    let o = stalemate(&[
+        "run",
+        "--quiet",
+        "--junit",
+        xml.to_str().unwrap(),
+        scenario.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+    let x = std::fs::read_to_string(&xml).unwrap();
+    assert!(x.starts_with("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"stalemate\" tests=\"2\" failures=\"2\" errors=\"0\""), "{x}");
+    assert_eq!(x.matches("<testcase ").count(), 2, "{x}");
+    assert!(
+        x.contains("classname=\"wrong\" name=\"engine 1: loom\""),
+        "{x}"
+    );
+    assert!(
+        x.contains("<failure message=\"expected pass, found deadlock"),
+        "{x}"
+    );
+    assert!(
+        x.contains("type=\"unexpected\">stalemate: deadlock found\nscenario   wrong"),
+        "{x}"
+    );
+    assert!(
+        x.contains("wait-for cycle") && x.trim_end().ends_with("</testsuites>"),
+        "{x}"
+    );
+}
+
+#[test]
+fn jobs_change_neither_the_order_nor_the_bytes_of_the_output() {
+    let dir = quick_dir();
+    // The table's last column is wall-clock time: drop it.
+    let strip = |o: &Output| {
+        String::from_utf8_lossy(&o.stdout)
+            .lines()
+            .map(|l| {
+                l.rsplit_once("  ")
+                    .map_or(l, |(a, t)| if t.ends_with('s') { a } else { l })
+                    .trim_end()
+                    .to_string()
+            })
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    let one = stalemate(&["run", "--jobs", "1", &dir]);
+    let three = stalemate(&["run", "--jobs", "3", &dir]);
+    assert_eq!(one.status.code(), Some(0), "{}", text(&one));
+    assert_eq!(three.status.code(), Some(0), "{}", text(&three));
+    assert!(strip(&one).contains("wait-for chain at 1.100s"));
+    assert_eq!(strip(&one), strip(&three));
+}
+
+#[test]
+fn shards_split_the_runs_into_disjoint_parts_that_cover_them_all() {
+    let dir = quick_dir();
+    let key = |r: &serde_json::Value| format!("{} {}", r["scenario"], r["engine_no"]);
+    let all: Vec<String> = json_lines(&stalemate(&["run", "--format", "json", &dir]))
+        .iter()
+        .map(key)
+        .collect();
+    assert_eq!(all.len(), 5);
+    let mut union = Vec::new();
+    for k in 1..=3 {
+        let shard = format!("{k}/3");
+        let o = stalemate(&["run", "--format", "json", "--shard", &shard, &dir]);
+        assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+        union.extend(json_lines(&o).iter().map(key));
+    }
+    assert_eq!(union.len(), all.len(), "disjoint");
+    union.sort();
+    let mut all = all;
+    all.sort();
+    assert_eq!(union, all, "covering");
+    let bad = stalemate(&["run", "--shard", "4/3", &dir]);
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(
+        text(&bad).contains("`4/3` is not a shard"),
+        "{}",
+        text(&bad)
+    );
+}
