@@ -1,7 +1,7 @@
 //! Generated fault plans and request schedules for cache-sync-wait on turmoil: the
-//! isolated gateway must hold every property under each one; against the seed's fix
-//! (timeout), proptest must find a plan that breaks healthy-cluster-isolated and shrink
-//! it to the smallest one. Failures are recorded in proptest-regressions/.
+//! isolated gateway must hold every property under each one; against the seed's code
+//! (buggy) and its fix (timeout), proptest must find a plan that breaks
+//! healthy-cluster-isolated and shrink it to the smallest one. Failures are recorded in proptest-regressions/.
 
 use proptest::prelude::*;
 use proptest::test_runner::{Config, RngAlgorithm, TestCaseError, TestError, TestRng, TestRunner};
@@ -89,6 +89,16 @@ proptest! {
 /// The seed's fix breaks isolation under some plan; shrinking gives the smallest plan.
 #[test]
 fn proptest_shrinks_a_plan_that_breaks_the_timeout_fix_to_one_fault_on_cluster_a() {
+    shrinks_to_one_fault_on_cluster_a("timeout");
+}
+
+/// The seed's code too.
+#[test]
+fn proptest_shrinks_a_plan_that_breaks_the_buggy_gateway_to_one_fault_on_cluster_a() {
+    shrinks_to_one_fault_on_cluster_a("buggy");
+}
+
+fn shrinks_to_one_fault_on_cluster_a(variant: &str) {
     let mut runner = TestRunner::new_with_rng(
         Config {
             cases: 64,
@@ -98,12 +108,12 @@ fn proptest_shrinks_a_plan_that_breaks_the_timeout_fix_to_one_fault_on_cluster_a
         TestRng::deterministic_rng(RngAlgorithm::ChaCha),
     );
     let default = [("requests_a", 2), ("requests_b", 1)];
-    let r = runner.run(&plan(), |p| match check("timeout", &p, &default, 0) {
+    let r = runner.run(&plan(), |p| match check(variant, &p, &default, 0) {
         Some(v) if v.starts_with("healthy-cluster-isolated") => Err(TestCaseError::fail(v)),
         _ => Ok(()),
     });
     let Err(TestError::Fail(why, minimal)) = r else {
-        panic!("the timeout variant held under every plan: {r:?}")
+        panic!("{variant} held under every plan: {r:?}")
     };
     // One fault at 0 s that cuts cluster-a off: a crash of its API server, or a
     // partition or hold of its link (shrinking finds a local minimum, not always the
