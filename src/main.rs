@@ -55,6 +55,12 @@ enum Cmd {
         /// of scenario × engine runs is K modulo N. Every run is in exactly one shard.
         #[arg(long, value_name = "K/N", value_parser = parse_shard)]
         shard: Option<(usize, usize)>,
+        /// Instead of the scenarios' own seeds, run each seeded engine (shuttle-random,
+        /// shuttle-pct) once per seed in A..B and print how many schedules each seed
+        /// needed to find the violation: min / median / max, and the seeds that found
+        /// nothing. For choosing an engine and a budget.
+        #[arg(long, value_name = "A..B", value_parser = parse_seeds, conflicts_with_all = ["junit", "shard"])]
+        seeds: Option<std::ops::Range<u64>>,
     },
     /// Replays a schedule (thread engines) or a seed (turmoil) from a report,
     /// printing the same report again.
@@ -88,6 +94,48 @@ struct RunOpts {
     shard: Option<(usize, usize)>,
 }
 
+/// `A..B` with A < B and at most 100,000 seeds.
+fn parse_seeds(s: &str) -> Result<std::ops::Range<u64>, String> {
+    let bad = || format!("`{s}` is not a seed range: give A..B with A < B, e.g. 1..101");
+    let (a, b) = s.split_once("..").ok_or_else(bad)?;
+    let (a, b): (u64, u64) = (a.parse().map_err(|_| bad())?, b.parse().map_err(|_| bad())?);
+    if a >= b || b - a > 100_000 {
+        return Err(bad());
+    }
+    Ok(a..b)
+}
+
+/// `--seeds A..B`: schedules to the first violation per seed, per seeded engine.
+fn seed_stats(paths: Vec<PathBuf>, seeds: std::ops::Range<u64>) -> ExitCode {
+    let paths = if paths.is_empty() {
+        vec![PathBuf::from("scenarios")]
+    } else {
+        paths
+    };
+    let scenarios = match load_all(&paths) {
+        Ok(s) => s,
+        Err(code) => return ExitCode::from(code),
+    };
+    for s in &scenarios {
+        println!(
+            "== {} ({}): expect {}, seeds {}..{}",
+            s.name, s.path, s.expect, seeds.start, seeds.end
+        );
+        for (i, spec) in s.engines.iter().enumerate() {
+            let Some(stats) = runner::seed_stats(s, i + 1, seeds.clone()) else {
+                println!(
+                    "   engine {}: {} has no seed",
+                    i + 1,
+                    spec.engine.kind_name()
+                );
+                continue;
+            };
+            println!("   engine {}: {}", i + 1, stats.describe());
+        }
+    }
+    ExitCode::SUCCESS
+}
+
 /// `K/N` with 1 <= K <= N.
 fn parse_shard(s: &str) -> Result<(usize, usize), String> {
     let bad = || format!("`{s}` is not a shard: give K/N with 1 <= K <= N, e.g. 2/4");
@@ -108,11 +156,17 @@ fn main() -> ExitCode {
         }
         Cmd::Run {
             paths,
+            seeds: Some(seeds),
+            ..
+        } => seed_stats(paths, seeds),
+        Cmd::Run {
+            paths,
             quiet,
             format,
             junit,
             jobs,
             shard,
+            seeds: None,
         } => run(
             paths,
             &RunOpts {

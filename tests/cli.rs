@@ -585,3 +585,34 @@ fn shards_split_the_runs_into_disjoint_parts_that_cover_them_all() {
         text(&bad)
     );
 }
+
+#[test]
+fn seeds_print_schedules_to_the_violation_per_seed() {
+    let o = stalemate(&["run", "--seeds", "1..4", "scenarios/cacher_2015_buggy.toml"]);
+    let t = text(&o);
+    assert_eq!(o.status.code(), Some(0), "{t}");
+    assert!(t.contains("engine 1: loom has no seed"), "{t}");
+    // Seed 1 is the scenario's own: its PCT report is at execution 19.
+    let line = t
+        .lines()
+        .find(|l| l.contains("shuttle-pct:"))
+        .expect("a PCT line");
+    assert!(line.contains("found by 3 of 3 seeds"), "{line}");
+    assert!(line.contains("(seed:schedules 1:19 "), "{line}");
+    let counts: Vec<u64> = line
+        .rsplit("seed:schedules ")
+        .next()
+        .unwrap()
+        .trim_end_matches(')')
+        .split(' ')
+        .map(|c| c.split(':').nth(1).unwrap().parse().unwrap())
+        .collect();
+    let (lo, hi) = (counts.iter().min().unwrap(), counts.iter().max().unwrap());
+    assert!(
+        line.contains(&format!("min {lo}, ")) && line.contains(&format!("max {hi};")),
+        "{line}"
+    );
+    let bad = stalemate(&["run", "--seeds", "5..5", "scenarios/cacher_2015_buggy.toml"]);
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(text(&bad).contains("is not a seed range"));
+}
