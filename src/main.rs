@@ -47,6 +47,10 @@ enum Cmd {
         /// Also write JUnit XML to FILE: one test case per scenario × engine.
         #[arg(long, value_name = "FILE")]
         junit: Option<PathBuf>,
+        /// Also write the wait-for graph of each deadlock or leak found to
+        /// DIR/<scenario>-<engine>.dot (Graphviz).
+        #[arg(long, value_name = "DIR")]
+        graph: Option<PathBuf>,
         /// Scenario × engine runs in parallel (default: the machine's cores). The
         /// output's order and bytes do not depend on it.
         #[arg(long)]
@@ -90,6 +94,7 @@ struct RunOpts {
     quiet: bool,
     format: Format,
     junit: Option<PathBuf>,
+    graph: Option<PathBuf>,
     jobs: usize,
     shard: Option<(usize, usize)>,
 }
@@ -166,6 +171,7 @@ fn main() -> ExitCode {
             junit,
             jobs,
             shard,
+            graph,
             seeds: None,
         } => run(
             paths,
@@ -173,6 +179,7 @@ fn main() -> ExitCode {
                 quiet,
                 format,
                 junit,
+                graph,
                 jobs: jobs
                     .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
                 shard,
@@ -429,6 +436,21 @@ fn run(paths: Vec<PathBuf>, opts: &RunOpts) -> ExitCode {
             })
             .collect();
         print!("{}", table(&rows));
+    }
+    if let Some(dir) = &opts.graph {
+        let write = || -> std::io::Result<()> {
+            std::fs::create_dir_all(dir)?;
+            for (si, e, r) in &done {
+                if let Some(dot) = r.found.as_ref().and_then(|f| f.graph.as_ref()) {
+                    std::fs::write(dir.join(format!("{}-{e}.dot", scenarios[*si].name)), dot)?;
+                }
+            }
+            Ok(())
+        };
+        if let Err(err) = write() {
+            eprintln!("error: cannot write graphs to {}: {err}", dir.display());
+            return ExitCode::from(BAD_INPUT);
+        }
     }
     if let Some(path) = &opts.junit {
         let rows: Vec<_> = done

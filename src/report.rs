@@ -73,6 +73,59 @@ pub struct Violation {
     pub cycle: Vec<String>,
     /// Every goroutine left waiting, with what it waits for.
     pub blocked: Vec<String>,
+    /// The wait-for graph behind `cycle` and `blocked`, for a deadlock or a leak.
+    pub graph: Option<WaitGraph>,
+}
+
+/// A wait-for graph: goroutines and the objects they wait on, in a fixed order.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct WaitGraph {
+    /// (id, label, is a goroutine).
+    pub nodes: Vec<(String, String, bool)>,
+    /// (from, to, label): goroutine → object "waits: ...", object → goroutine
+    /// "held by ..." or its peer's role.
+    pub edges: Vec<(String, String, String)>,
+    /// Goroutine ids on the cycle, if there is one.
+    pub cycle: Vec<String>,
+}
+
+impl WaitGraph {
+    pub(crate) fn node(&mut self, id: String, label: String, goroutine: bool) {
+        if !self.nodes.iter().any(|n| n.0 == id) {
+            self.nodes.push((id, label, goroutine));
+        }
+    }
+
+    pub(crate) fn edge(&mut self, from: String, to: String, label: String) {
+        let e = (from, to, label);
+        if !self.edges.contains(&e) {
+            self.edges.push(e);
+        }
+    }
+
+    /// Graphviz DOT: goroutines as boxes (bold on the cycle), objects as ellipses,
+    /// edges labelled with the mode and the holder's function. Deterministic bytes.
+    pub fn dot(&self, title: &str) -> String {
+        let q = |s: &str| s.replace('\\', "\\\\").replace('"', "\\\"");
+        let mut o = String::new();
+        let _ = writeln!(o, "digraph \"{}\" {{", q(title));
+        let _ = writeln!(o, "  rankdir=LR;");
+        let _ = writeln!(o, "  node [fontname=\"monospace\"];");
+        let _ = writeln!(o, "  edge [fontname=\"monospace\", fontsize=10];");
+        for (id, label, g) in &self.nodes {
+            let style = match (g, self.cycle.contains(id)) {
+                (true, true) => "shape=box, style=bold, color=red",
+                (true, false) => "shape=box",
+                (false, _) => "shape=ellipse",
+            };
+            let _ = writeln!(o, "  \"{id}\" [{style}, label=\"{}\"];", q(label));
+        }
+        for (a, b, label) in &self.edges {
+            let _ = writeln!(o, "  \"{a}\" -> \"{b}\" [label=\"{}\"];", q(label));
+        }
+        o.push_str("}\n");
+        o
+    }
 }
 
 impl Violation {
@@ -82,6 +135,7 @@ impl Violation {
             message,
             cycle: Vec::new(),
             blocked: Vec::new(),
+            graph: None,
         }
     }
 

@@ -47,6 +47,8 @@ pub struct Found {
     pub token: String,
     /// The replay command: the report's last line.
     pub replay: String,
+    /// The wait-for graph as Graphviz DOT, for a deadlock or a leak.
+    pub graph: Option<String>,
 }
 
 /// One engine's run of a scenario.
@@ -149,6 +151,10 @@ fn found(s: &Scenario, engine_no: usize, f: &Finding) -> Found {
         report,
         token,
         replay: cmd,
+        graph: v
+            .graph
+            .as_ref()
+            .map(|g| g.dot(&format!("{} engine {engine_no}", s.name))),
     }
 }
 
@@ -403,6 +409,7 @@ fn net_found(
         report,
         token: run.seed.to_string(),
         replay: cmd,
+        graph: None,
     }
 }
 

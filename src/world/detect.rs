@@ -5,7 +5,7 @@
 //! - no cycle and main has returned: `leak` (what goleak reports).
 
 use super::state::*;
-use crate::report::{Property, Violation};
+use crate::report::{Property, Violation, WaitGraph};
 
 /// The goroutines that could end `g`'s wait, each with what it has to do with it.
 fn edges(st: &State, g: Gid) -> Vec<(Gid, String)> {
@@ -235,12 +235,73 @@ fn cycle(st: &State) -> Option<Vec<Gid>> {
     None
 }
 
+/// The wait-for graph of the stuck goroutines: each goroutine → the objects it waits
+/// on, each object → the goroutines that could release it.
+fn graph(st: &State, stuck: &[Gid], cyc: &[Gid]) -> WaitGraph {
+    let mut gr = WaitGraph::default();
+    let gid = |g: Gid| format!("g{g}");
+    let oid = |o: Oid| format!("o{o}");
+    for &g in stuck {
+        gr.node(gid(g), whose(st, g), true);
+    }
+    for &g in stuck {
+        let Some(w) = &st.gors[g].wait else { continue };
+        let objs: Vec<(Oid, &str)> = match w {
+            Wait::Lock(o) => vec![(*o, "lock")],
+            Wait::RLock(o) => vec![(*o, "lock (read)")],
+            Wait::WLock(o) => vec![(*o, "lock (write)")],
+            Wait::Group(o) => vec![(*o, "WaitGroup.Wait")],
+            Wait::Once(o) => vec![(*o, "Once.Do")],
+            Wait::Cond(o) => vec![(*o, "Cond.Wait")],
+            Wait::Sleep(_) => Vec::new(),
+            Wait::Chan(cases) => cases
+                .iter()
+                .map(|(o, d)| (*o, if *d == Dir::Send { "send" } else { "receive" }))
+                .collect(),
+        };
+        for (o, how) in &objs {
+            gr.node(oid(*o), st.oname(*o).to_string(), false);
+            gr.edge(gid(g), oid(*o), format!("waits: {how}"));
+        }
+        if let Wait::Chan(cases) = w {
+            for (o, dir) in cases {
+                if let ObjKind::Chan(c) = &st.objs[*o].kind {
+                    let (peers, role) = match dir {
+                        Dir::Send => (&c.receivers, "its receiver"),
+                        Dir::Recv => (&c.senders, "its sender"),
+                    };
+                    for &p in peers {
+                        if p != g && st.gors[p].status != Status::Done {
+                            gr.node(gid(p), whose(st, p), true);
+                            gr.edge(oid(*o), gid(p), role.to_string());
+                        }
+                    }
+                }
+            }
+        } else if let Some((o, _)) = objs.first() {
+            let verb = if matches!(w, Wait::Cond(_)) {
+                ""
+            } else {
+                "held by "
+            };
+            for (h, text) in edges(st, g) {
+                gr.node(gid(h), whose(st, h), true);
+                gr.edge(oid(*o), gid(h), format!("{verb}{text}"));
+            }
+        }
+    }
+    gr.cycle = cyc.iter().map(|&g| gid(g)).collect();
+    gr
+}
+
 pub(super) fn analyze(st: &State) -> Violation {
     let stuck: Vec<Gid> = (0..st.gors.len())
         .filter(|&g| matches!(st.gors[g].status, Status::Blocked | Status::Joining))
         .collect();
     let all: Vec<String> = stuck.iter().map(|&g| line(st, g)).collect();
-    if let Some(c) = cycle(st) {
+    let found = cycle(st);
+    let gr = graph(st, &stuck, found.as_deref().unwrap_or(&[]));
+    if let Some(c) = found {
         let names: Vec<&str> = c.iter().map(|&g| st.name(g)).collect();
         let mut v = Violation::new(
             Property::Deadlock,
@@ -248,6 +309,7 @@ pub(super) fn analyze(st: &State) -> Violation {
         );
         v.cycle = c.iter().map(|&g| line(st, g)).collect();
         v.blocked = all;
+        v.graph = Some(gr);
         return v;
     }
     let main_blocked = st.gors[0].status == Status::Blocked;
@@ -271,5 +333,6 @@ pub(super) fn analyze(st: &State) -> Violation {
         )
     };
     v.blocked = all;
+    v.graph = Some(gr);
     v
 }
