@@ -74,7 +74,7 @@ pub struct Violation {
     /// Every goroutine left waiting, with what it waits for.
     pub blocked: Vec<String>,
     /// The wait-for graph behind `cycle` and `blocked`, for a deadlock or a leak.
-    pub graph: Option<WaitGraph>,
+    pub graph: Option<Box<WaitGraph>>,
 }
 
 /// A wait-for graph: goroutines and the objects they wait on, in a fixed order.

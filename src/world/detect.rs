@@ -309,7 +309,7 @@ pub(super) fn analyze(st: &State) -> Violation {
         );
         v.cycle = c.iter().map(|&g| line(st, g)).collect();
         v.blocked = all;
-        v.graph = Some(gr);
+        v.graph = Some(Box::new(gr));
         return v;
     }
     let main_blocked = st.gors[0].status == Status::Blocked;
@@ -333,6 +333,6 @@ pub(super) fn analyze(st: &State) -> Violation {
         )
     };
     v.blocked = all;
-    v.graph = Some(gr);
+    v.graph = Some(Box::new(gr));
     v
 }
