@@ -157,28 +157,22 @@ pub struct Header {
     pub bounds: String,
 }
 
-/// Renders the report. Its last line is the command that replays it.
-pub(crate) fn render(
-    h: &Header,
-    v: &Violation,
-    steps: &[Step],
-    names: &[String],
-    replay: &str,
-) -> String {
-    let mut o = String::new();
+/// The lines every report starts with: what was found, the header (with the fault plan
+/// of a network run), and the broken property.
+fn head(o: &mut String, h: &Header, faults: Option<&str>, v: &Violation) {
     let _ = writeln!(o, "stalemate: {} found", v.property.key());
     let _ = writeln!(o, "scenario   {} ({})", h.scenario, h.path);
     let _ = writeln!(o, "model      {}, variant {}", h.model, h.variant);
     let _ = writeln!(o, "engine     {}", h.engine);
-    let _ = writeln!(
-        o,
-        "params     {}",
-        if h.params.is_empty() {
-            "none".into()
-        } else {
-            h.params.join(" ")
-        }
-    );
+    if let Some(f) = faults {
+        let _ = writeln!(o, "faults     {f}");
+    }
+    let params = if h.params.is_empty() {
+        "none".into()
+    } else {
+        h.params.join(" ")
+    };
+    let _ = writeln!(o, "params     {params}");
     let _ = writeln!(o, "bounds     {}", h.bounds);
     let _ = writeln!(o);
     let _ = writeln!(
@@ -188,22 +182,45 @@ pub(crate) fn render(
         v.property.meaning()
     );
     let _ = writeln!(o, "           {}", v.message);
-    if !v.cycle.is_empty() {
-        let _ = writeln!(o);
-        let _ = writeln!(o, "wait-for cycle");
-        for l in &v.cycle {
-            let _ = writeln!(o, "  {l}");
-        }
-    }
-    if !v.blocked.is_empty() {
-        let _ = writeln!(o);
-        let _ = writeln!(o, "blocked goroutines");
-        for l in &v.blocked {
-            let _ = writeln!(o, "  {l}");
-        }
+}
+
+/// A titled, indented section; nothing when there are no lines.
+fn section(o: &mut String, title: &str, lines: &[String]) {
+    if lines.is_empty() {
+        return;
     }
     let _ = writeln!(o);
+    let _ = writeln!(o, "{title}");
+    for l in lines {
+        let _ = writeln!(o, "  {l}");
+    }
+}
+
+/// The step lines, then the replay command as the report's last line.
+fn tail(o: &mut String, steps: impl Iterator<Item = String>, replay: &str) {
+    let _ = writeln!(o);
     let _ = writeln!(o, "steps");
+    for (i, s) in steps.enumerate() {
+        let line = format!("{:>5}  {s}", i + 1);
+        let _ = writeln!(o, "{}", line.trim_end());
+    }
+    let _ = writeln!(o);
+    let _ = writeln!(o, "replay");
+    let _ = write!(o, "  {replay}");
+}
+
+/// Renders the report. Its last line is the command that replays it.
+pub(crate) fn render(
+    h: &Header,
+    v: &Violation,
+    steps: &[Step],
+    names: &[String],
+    replay: &str,
+) -> String {
+    let mut o = String::new();
+    head(&mut o, h, None, v);
+    section(&mut o, "wait-for cycle", &v.cycle);
+    section(&mut o, "blocked goroutines", &v.blocked);
     let wn = steps.iter().map(|s| names[s.gid].len()).max().unwrap_or(0);
     let wf = steps.iter().map(|s| s.func.len()).max().unwrap_or(0);
     // Virtual time mode: each step's virtual time, as its own column.
@@ -217,20 +234,16 @@ pub(crate) fn render(
             format!("{t:>8}  ")
         })
     };
-    for (i, s) in steps.iter().enumerate() {
-        let line = format!(
-            "{:>5}  {}{:<wn$}  {:<wf$}  {}",
-            i + 1,
+    let lines = steps.iter().map(|s| {
+        format!(
+            "{}{:<wn$}  {:<wf$}  {}",
             at(s),
             names[s.gid],
             s.func,
             s.text
-        );
-        let _ = writeln!(o, "{}", line.trim_end());
-    }
-    let _ = writeln!(o);
-    let _ = writeln!(o, "replay");
-    let _ = write!(o, "  {replay}");
+        )
+    });
+    tail(&mut o, lines, replay);
     o
 }
 
@@ -247,44 +260,14 @@ pub(crate) fn render_net(
     replay: &str,
 ) -> String {
     let mut o = String::new();
-    let _ = writeln!(o, "stalemate: {} found", v.property.key());
-    let _ = writeln!(o, "scenario   {} ({})", h.scenario, h.path);
-    let _ = writeln!(o, "model      {}, variant {}", h.model, h.variant);
-    let _ = writeln!(o, "engine     {}", h.engine);
-    let _ = writeln!(o, "faults     {plan}");
-    let _ = writeln!(o, "params     {}", h.params.join(" "));
-    let _ = writeln!(o, "bounds     {}", h.bounds);
-    let _ = writeln!(o);
-    let _ = writeln!(
-        o,
-        "property   {}: {}",
-        v.property.key(),
-        v.property.meaning()
-    );
-    let _ = writeln!(o, "           {}", v.message);
-    if !chain.is_empty() {
-        let _ = writeln!(o);
-        let _ = writeln!(o, "wait-for chain at {}", crate::net::secs(at));
-        for l in chain {
-            let _ = writeln!(o, "  {l}");
-        }
-    }
-    let _ = writeln!(o);
-    let _ = writeln!(o, "steps");
+    head(&mut o, h, Some(plan), v);
+    let title = format!("wait-for chain at {}", crate::net::secs(at));
+    section(&mut o, &title, chain);
     let wn = steps.iter().map(|s| s.who.len()).max().unwrap_or(0);
-    for (i, s) in steps.iter().enumerate() {
-        let line = format!(
-            "{:>5}  {:>8}  {:<wn$}  {}",
-            i + 1,
-            crate::net::secs(s.at),
-            s.who,
-            s.text
-        );
-        let _ = writeln!(o, "{}", line.trim_end());
-    }
-    let _ = writeln!(o);
-    let _ = writeln!(o, "replay");
-    let _ = write!(o, "  {replay}");
+    let lines = steps
+        .iter()
+        .map(|s| format!("{:>8}  {:<wn$}  {}", crate::net::secs(s.at), s.who, s.text));
+    tail(&mut o, lines, replay);
     o
 }
 
