@@ -7,6 +7,23 @@
 use super::state::*;
 use crate::report::{Property, Violation, WaitGraph};
 
+/// The live goroutines other than `g` that have used channel `o` the other way:
+/// the ones that could complete `g`'s send or receive, with their role.
+fn chan_peers(st: &State, g: Gid, o: Oid, dir: Dir) -> Vec<(Gid, &'static str)> {
+    let ObjKind::Chan(c) = &st.objs[o].kind else {
+        return Vec::new();
+    };
+    let (peers, role) = match dir {
+        Dir::Send => (&c.receivers, "its receiver"),
+        Dir::Recv => (&c.senders, "its sender"),
+    };
+    peers
+        .iter()
+        .filter(|&&p| p != g && st.gors[p].status != Status::Done)
+        .map(|&p| (p, role))
+        .collect()
+}
+
 /// The goroutines that could end `g`'s wait, each with what it has to do with it.
 fn edges(st: &State, g: Gid) -> Vec<(Gid, String)> {
     let mut out = Vec::new();
@@ -82,16 +99,8 @@ fn edges(st: &State, g: Gid) -> Vec<(Gid, String)> {
         }
         Wait::Chan(cases) => {
             for (o, dir) in cases {
-                if let ObjKind::Chan(c) = &st.objs[*o].kind {
-                    let (peers, role) = match dir {
-                        Dir::Send => (&c.receivers, "its receiver"),
-                        Dir::Recv => (&c.senders, "its sender"),
-                    };
-                    for &p in peers {
-                        if p != g && st.gors[p].status != Status::Done {
-                            out.push((p, format!("{} ({role})", st.name(p))));
-                        }
-                    }
+                for (p, role) in chan_peers(st, g, *o, *dir) {
+                    out.push((p, format!("{} ({role})", st.name(p))));
                 }
             }
         }
@@ -265,17 +274,9 @@ fn graph(st: &State, stuck: &[Gid], cyc: &[Gid]) -> WaitGraph {
         }
         if let Wait::Chan(cases) = w {
             for (o, dir) in cases {
-                if let ObjKind::Chan(c) = &st.objs[*o].kind {
-                    let (peers, role) = match dir {
-                        Dir::Send => (&c.receivers, "its receiver"),
-                        Dir::Recv => (&c.senders, "its sender"),
-                    };
-                    for &p in peers {
-                        if p != g && st.gors[p].status != Status::Done {
-                            gr.node(gid(p), whose(st, p), true);
-                            gr.edge(oid(*o), gid(p), role.to_string());
-                        }
-                    }
+                for (p, role) in chan_peers(st, g, *o, *dir) {
+                    gr.node(gid(p), whose(st, p), true);
+                    gr.edge(oid(*o), gid(p), role.to_string());
                 }
             }
         } else if let Some((o, _)) = objs.first() {
