@@ -112,12 +112,7 @@ fn parse_seeds(s: &str) -> Result<std::ops::Range<u64>, String> {
 
 /// `--seeds A..B`: schedules to the first violation per seed, per seeded engine.
 fn seed_stats(paths: Vec<PathBuf>, seeds: std::ops::Range<u64>) -> ExitCode {
-    let paths = if paths.is_empty() {
-        vec![PathBuf::from("scenarios")]
-    } else {
-        paths
-    };
-    let scenarios = match load_all(&paths) {
+    let scenarios = match load_all(paths) {
         Ok(s) => s,
         Err(code) => return ExitCode::from(code),
     };
@@ -274,8 +269,14 @@ fn show_error(e: &ScenarioError) {
     }
 }
 
-fn load_all(paths: &[PathBuf]) -> Result<Vec<Scenario>, u8> {
-    let fs = files(paths).map_err(|e| {
+/// Every scenario under `paths` (default `scenarios/`), or the exit code of bad input.
+fn load_all(paths: Vec<PathBuf>) -> Result<Vec<Scenario>, u8> {
+    let paths = if paths.is_empty() {
+        vec![PathBuf::from("scenarios")]
+    } else {
+        paths
+    };
+    let fs = files(&paths).map_err(|e| {
         eprintln!("error: {e}");
         BAD_INPUT
     })?;
@@ -383,12 +384,7 @@ fn execute(
 }
 
 fn run(paths: Vec<PathBuf>, opts: &RunOpts) -> ExitCode {
-    let paths = if paths.is_empty() {
-        vec![PathBuf::from("scenarios")]
-    } else {
-        paths
-    };
-    let scenarios = match load_all(&paths) {
+    let scenarios = match load_all(paths) {
         Ok(s) => s,
         Err(code) => return ExitCode::from(code),
     };
