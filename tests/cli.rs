@@ -29,6 +29,22 @@ fn run_text(name: &str, body: &str) -> Output {
     stalemate(&["run", "--quiet", p.to_str().unwrap()])
 }
 
+/// Each case (file name, body, `:line:col: message`, help text) exits 2 with that
+/// message after the file name, and the help, and never panics.
+fn expect_bad_input(cases: &[(&str, String, &str, &str)]) {
+    for (name, body, msg, help) in cases {
+        let o = run_text(&format!("{name}.toml"), body);
+        let t = text(&o);
+        assert_eq!(o.status.code(), Some(2), "{name}: {t}");
+        assert!(
+            t.contains(&format!("{name}.toml{msg}")),
+            "{name}: wanted `{msg}` in:\n{t}"
+        );
+        assert!(t.contains(help), "{name}: wanted help `{help}` in:\n{t}");
+        assert!(!t.contains("panicked"), "{name}: {t}");
+    }
+}
+
 #[test]
 fn list_names_models_variants_parameters_and_properties() {
     let o = stalemate(&["list"]);
@@ -162,17 +178,7 @@ fn bad_scenarios_say_file_line_column_and_what_is_allowed() {
             "add an [[engine]] table",
         ),
     ];
-    for (name, body, msg, help) in cases {
-        let o = run_text(&format!("{name}.toml"), body);
-        let t = text(&o);
-        assert_eq!(o.status.code(), Some(2), "{name}: {t}");
-        assert!(
-            t.contains(&format!("{name}.toml{msg}")),
-            "{name}: wanted `{msg}` in:\n{t}"
-        );
-        assert!(t.contains(help), "{name}: wanted help `{help}` in:\n{t}");
-        assert!(!t.contains("panicked"), "{name}: {t}");
-    }
+    expect_bad_input(cases);
 }
 
 const NET: &str = "model = \"cache-sync-wait\"\nvariant = \"isolated\"\nexpect = \"pass\"\n";
@@ -285,17 +291,7 @@ fn bad_fault_plans_and_turmoil_engines_say_where_and_what_is_allowed() {
             "\"given\"",
         ),
     ];
-    for (name, body, msg, help) in cases {
-        let o = run_text(&format!("{name}.toml"), body);
-        let t = text(&o);
-        assert_eq!(o.status.code(), Some(2), "{name}: {t}");
-        assert!(
-            t.contains(&format!("{name}.toml{msg}")),
-            "{name}: wanted `{msg}` in:\n{t}"
-        );
-        assert!(t.contains(help), "{name}: wanted help `{help}` in:\n{t}");
-        assert!(!t.contains("panicked"), "{name}: {t}");
-    }
+    expect_bad_input(cases);
 }
 
 #[test]
