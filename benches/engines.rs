@@ -38,7 +38,7 @@ fn bounds_in(n: u64, time: TimeMode) -> Bounds {
 
 fn model(name: &str, variant: &str, params: &[(&'static str, i64)]) -> ModelFn {
     let m = models::find(name).expect("model");
-    (m.build)(variant, &m.params(params))
+    m.build(variant, &m.params(params))
 }
 
 /// Schedules until the first violation, or panics if none within 100,000.

@@ -8,10 +8,12 @@
 //! - [`scenario`] and [`runner`]: scenario files, their expectations, the reports.
 //! - [`net`]: the network world: turmoil hosts, HTTP, named async locks, fault plans.
 //! - [`models`]: the catalogue.
+//! - [`kernel`]: Go kernels: small Go programs, parsed and interpreted as models.
 
 mod engine;
 pub mod explore;
 pub mod go;
+pub mod kernel;
 pub mod models;
 pub mod net;
 pub mod output;

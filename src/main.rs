@@ -236,28 +236,6 @@ fn list() -> String {
     o
 }
 
-/// Scenario files under the given paths, sorted.
-fn files(paths: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
-    let mut out = Vec::new();
-    for p in paths {
-        if p.is_dir() {
-            let rd = std::fs::read_dir(p)
-                .map_err(|e| format!("{}: cannot read directory: {e}", p.display()))?;
-            let mut v: Vec<PathBuf> = rd
-                .filter_map(|e| e.ok().map(|e| e.path()))
-                .filter(|f| f.extension().is_some_and(|x| x == "toml"))
-                .collect();
-            v.sort();
-            out.extend(v);
-        } else if p.exists() {
-            out.push(p.clone());
-        } else {
-            return Err(format!("{}: no such file or directory", p.display()));
-        }
-    }
-    Ok(out)
-}
-
 fn show_error(e: &ScenarioError) {
     let handler =
         miette::GraphicalReportHandler::new_themed(miette::GraphicalTheme::unicode_nocolor());
@@ -276,7 +254,7 @@ fn load_all(paths: Vec<PathBuf>) -> Result<Vec<Scenario>, u8> {
     } else {
         paths
     };
-    let fs = files(&paths).map_err(|e| {
+    let fs = scenario::files(&paths).map_err(|e| {
         eprintln!("error: {e}");
         BAD_INPUT
     })?;

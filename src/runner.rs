@@ -179,7 +179,7 @@ pub fn run_engine(s: &Scenario, engine_no: usize, progress: Option<Arc<AtomicU64
     if let Engine::Turmoil(settings) = &spec.engine {
         return run_net(s, engine_no, settings, progress);
     }
-    let model = (s.model.build)(&s.variant, &s.params);
+    let model = s.model.build(&s.variant, &s.params);
     let t = Instant::now();
     let r = explore::explore(&spec.engine, &s.bounds(spec), model, progress);
     let elapsed = t.elapsed();
@@ -253,7 +253,7 @@ pub fn replay(s: &Scenario, token: &str) -> Result<Replayed, String> {
             s.engines.len()
         ));
     }
-    let model = (s.model.build)(&s.variant, &s.params);
+    let model = s.model.build(&s.variant, &s.params);
     let mut f = explore::replay(model, t.steps.clone(), &s.bounds(&s.engines[t.engine - 1]))?;
     f.execution = t.execution;
     if f.run.violation.is_none() {

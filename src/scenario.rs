@@ -194,8 +194,12 @@ impl Ctx<'_> {
 struct RawScenario {
     name: Option<String>,
     description: Option<String>,
-    model: Spanned<String>,
-    variant: Spanned<String>,
+    model: Option<Spanned<String>>,
+    variant: Option<Spanned<String>>,
+    /// A Go kernel instead of a model: its path, relative to the scenario file.
+    go: Option<Spanned<String>>,
+    /// The kernel's entry: `main` (default) or a `TestX(t *testing.T)`.
+    entry: Option<Spanned<String>>,
     expect: Spanned<String>,
     #[serde(default)]
     params: BTreeMap<Spanned<String>, Spanned<toml::Value>>,
@@ -260,6 +264,39 @@ pub const ENGINE_KINDS: [&str; 5] = [
     "turmoil",
 ];
 
+/// The scenario files under `paths`, each directory's sorted by path. A directory is
+/// searched with its subdirectories (`goker/`), except one named `long`: the
+/// hour-long explorations run only when named.
+pub fn files(paths: &[std::path::PathBuf]) -> Result<Vec<std::path::PathBuf>, String> {
+    fn walk(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) -> Result<(), String> {
+        let rd = std::fs::read_dir(dir)
+            .map_err(|e| format!("{}: cannot read directory: {e}", dir.display()))?;
+        let mut v: Vec<std::path::PathBuf> = rd.filter_map(|e| e.ok().map(|e| e.path())).collect();
+        v.sort();
+        for p in v {
+            if p.is_dir() {
+                if p.file_name().is_some_and(|n| n != "long") {
+                    walk(&p, out)?;
+                }
+            } else if p.extension().is_some_and(|x| x == "toml") {
+                out.push(p);
+            }
+        }
+        Ok(())
+    }
+    let mut out = Vec::new();
+    for p in paths {
+        if p.is_dir() {
+            walk(p, &mut out)?;
+        } else if p.exists() {
+            out.push(p.clone());
+        } else {
+            return Err(format!("{}: no such file or directory", p.display()));
+        }
+    }
+    Ok(out)
+}
+
 /// Reads and checks a scenario file.
 pub fn load(path: &std::path::Path) -> Result<Scenario, ScenarioError> {
     let shown = path.display().to_string();
@@ -301,23 +338,7 @@ pub fn parse(path: &str, text: &str) -> Result<Scenario, ScenarioError> {
         cx.err(span, e.message().trim().to_string(), None)
     })?;
 
-    let model = models::find(raw.model.get_ref()).ok_or_else(|| {
-        cx.err(
-            raw.model.span(),
-            format!("unknown model `{}`", raw.model.get_ref()),
-            Some(format!("known models: {}", models::names().join(", "))),
-        )
-    })?;
-    let variant = raw.variant.get_ref().clone();
-    if model.variant(&variant).is_none() {
-        let vs: Vec<&str> = model.variants.iter().map(|v| v.name).collect();
-        return Err(cx.err(
-            raw.variant.span(),
-            format!("model {} has no variant `{variant}`", model.name),
-            Some(format!("variants of {}: {}", model.name, vs.join(", "))),
-        ));
-    }
-
+    let (model, variant) = subject(&cx, &raw)?;
     let mut given = Vec::new();
     for (k, v) in &raw.params {
         let Some(p) = model.param(k.get_ref()) else {
@@ -423,6 +444,126 @@ pub fn parse(path: &str, text: &str) -> Result<Scenario, ScenarioError> {
         check_races: raw.checks.and_then(|c| c.data_race).unwrap_or(true),
         time,
     })
+}
+
+/// The model and variant a scenario names, or the model its Go kernel becomes.
+fn subject(cx: &Ctx, raw: &RawScenario) -> Result<(&'static Model, String), ScenarioError> {
+    if let (Some(e), None) = (&raw.entry, &raw.go) {
+        return Err(cx.err(
+            e.span(),
+            "`entry` is for Go kernels",
+            Some("add go = \"path/to/kernel.go\", or remove entry".into()),
+        ));
+    }
+    let model = match (&raw.model, &raw.go) {
+        (Some(_), Some(g)) => {
+            return Err(cx.err(
+                g.span(),
+                "a scenario names a model or a Go kernel, not both",
+                Some("remove model (and variant), or go".into()),
+            ));
+        }
+        (None, None) => {
+            return Err(cx.err(
+                0..0,
+                "the scenario names neither a model nor a Go kernel",
+                Some(format!(
+                    "add model = one of {}, or go = \"path/to/kernel.go\"",
+                    models::names().join(", ")
+                )),
+            ));
+        }
+        (None, Some(g)) => {
+            let entry = raw.entry.as_ref().map_or("main", |e| e.get_ref().as_str());
+            let dir = std::path::Path::new(cx.path)
+                .parent()
+                .unwrap_or(std::path::Path::new(""));
+            let file = dir.join(g.get_ref());
+            let shown = file.display().to_string();
+            let text = std::fs::read_to_string(&file).map_err(|e| {
+                cx.err(
+                    g.span(),
+                    format!("cannot read the Go kernel {shown}: {e}"),
+                    None,
+                )
+            })?;
+            let k =
+                crate::kernel::parse(&shown, &text, entry).map_err(|e| kernel_error(&e, &text))?;
+            let stem = file
+                .file_stem()
+                .map_or("kernel".into(), |s| s.to_string_lossy().into_owned());
+            let model = k.into_model(&format!("go:{stem}"));
+            let variant = raw
+                .variant
+                .as_ref()
+                .map_or("kernel".to_string(), |v| v.get_ref().clone());
+            if variant != "kernel" {
+                let span = raw.variant.as_ref().map_or(0..0, |v| v.span());
+                return Err(cx.err(
+                    span,
+                    format!("a Go kernel has no variant `{variant}`"),
+                    Some("a kernel's only variant is `kernel` (or leave variant out)".into()),
+                ));
+            }
+            return Ok((model, variant));
+        }
+        (Some(m), None) => models::find(m.get_ref()).ok_or_else(|| {
+            cx.err(
+                m.span(),
+                format!("unknown model `{}`", m.get_ref()),
+                Some(format!("known models: {}", models::names().join(", "))),
+            )
+        })?,
+    };
+    let Some(v) = &raw.variant else {
+        return Err(cx.err(
+            0..0,
+            "missing field `variant`",
+            Some(format!(
+                "variants of {}: {}",
+                model.name,
+                model
+                    .variants
+                    .iter()
+                    .map(|v| v.name)
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )),
+        ));
+    };
+    let variant = v.get_ref().clone();
+    if model.variant(&variant).is_none() {
+        let vs: Vec<&str> = model.variants.iter().map(|v| v.name).collect();
+        return Err(cx.err(
+            v.span(),
+            format!("model {} has no variant `{variant}`", model.name),
+            Some(format!("variants of {}: {}", model.name, vs.join(", "))),
+        ));
+    }
+    Ok((model, variant))
+}
+
+/// A kernel's error, as an error in the kernel file.
+fn kernel_error(e: &crate::kernel::KernelError, text: &str) -> ScenarioError {
+    let start: usize = text
+        .split_inclusive('\n')
+        .take(e.line.saturating_sub(1) as usize)
+        .map(str::len)
+        .sum::<usize>()
+        + e.col.saturating_sub(1) as usize;
+    let start = start.min(text.len());
+    let end = text[start..]
+        .find('\n')
+        .map_or(text.len(), |i| start + i.max(1));
+    ScenarioError {
+        path: e.path.clone(),
+        line: e.line as usize,
+        col: e.col as usize,
+        message: e.message.clone(),
+        help: e.help.clone(),
+        src: Box::new(miette::NamedSource::new(&e.path, text.to_string())),
+        span: start..end,
+    }
 }
 
 /// Every `expect` value a model accepts.

@@ -1,4 +1,4 @@
-//! Every `scenarios/*.toml` is a test, named after its file: `cargo test --test
+//! Every scenario file under `scenarios/` (`long/` aside) is a test, named after its file: `cargo test --test
 //! scenarios cacher_2015_buggy` runs one. Each engine of the scenario must give the
 //! expected result. A violation must be the expected one, its report is pinned by an
 //! insta snapshot, and replaying it must give the same report byte for byte. A pass
@@ -79,12 +79,7 @@ fn check(s: &Scenario) -> Result<(), Failed> {
 fn main() {
     let args = Arguments::from_args();
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios");
-    let mut files: Vec<_> = std::fs::read_dir(&dir)
-        .expect("scenarios/ exists")
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|x| x == "toml"))
-        .collect();
-    files.sort();
+    let files = scenario::files(&[dir]).expect("scenarios/ is readable");
     std::env::set_current_dir(env!("CARGO_MANIFEST_DIR")).expect("cd to the crate");
     let trials = files
         .into_iter()

@@ -49,7 +49,7 @@ fn check(variant: &str, w: &[(&'static str, i64)], schedules: u64) -> Option<Str
     let o = explore(
         &Engine::Random { seed: 1 },
         &b,
-        (m.build)(variant, &m.params(w)),
+        m.build(variant, &m.params(w)),
         None,
     )
     .unwrap();

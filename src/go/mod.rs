@@ -48,6 +48,12 @@ impl Go {
         Func { w: self.w.clone() }
     }
 
+    /// Moves the innermost function mark to `place` (a Go kernel's current line), so
+    /// steps and wait-for edges cite it. Not a scheduling point.
+    pub(crate) fn at(&self, place: &'static str) {
+        self.w.relabel(place);
+    }
+
     /// Adds a line to the trace (an etcd error, a watch window expiring): something
     /// the model decided that is no Go operation. Not a scheduling point.
     pub fn note(&self, text: impl Into<String>) {

@@ -13,7 +13,7 @@
 //! Left out, because it touches none of these locks: the cacheWatcher's `process`
 //! goroutine and the result channel (the watcher's buffered `input` stands for both).
 
-use super::{Model, Param, Params, Variant};
+use super::{Build, Model, Param, Params, Variant};
 use crate::explore::ModelFn;
 use crate::go::{Chan, Data, Go, Mutex, Once, RwMutex, TryRecv, WaitGroup};
 use std::collections::BTreeMap;
@@ -64,7 +64,7 @@ pub static MODEL: Model = Model {
         },
     ],
     properties: &[],
-    build,
+    main: Build::Rust(build),
     network: None,
 };
 

@@ -13,7 +13,7 @@
 //! conversion, contexts (no watch is cancelled), the budget's periodic refill (a
 //! dispatch takes what is left and returns what it did not use).
 
-use super::{Model, Param, Params, Variant};
+use super::{Build, Model, Param, Params, Variant};
 use crate::explore::ModelFn;
 use crate::go::{Chan, Cond, Data, Go, Mutex, RwMutex, WaitGroup};
 use std::collections::BTreeMap;
@@ -143,7 +143,7 @@ pub static MODEL: Model = Model {
             "no Watch is served before the cache is ready; after Stop, a Watch waiting for readiness returns an error",
         ),
     ],
-    build,
+    main: Build::Rust(build),
     network: None,
 };
 

@@ -10,7 +10,7 @@
 //! listeners, and `run` needs `listenersMux` for writing to start them: a controller
 //! that gets there first blocks the processor forever.
 
-use super::{Model, Param, Params, Variant};
+use super::{Build, Model, Param, Params, Variant};
 use crate::explore::ModelFn;
 use crate::go::{Chan, Data, Go, RwMutex, Var, WaitGroup};
 use std::sync::Arc;
@@ -75,7 +75,7 @@ pub static MODEL: Model = Model {
         "no-lost-events",
         "every event the controller distributes reaches every listener exactly once, in order",
     )],
-    build,
+    main: Build::Rust(build),
     network: None,
 };
 

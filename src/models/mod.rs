@@ -34,10 +34,18 @@ pub struct Model {
     pub params: &'static [Param],
     /// Named properties the model can break, besides deadlock, leak and faults.
     pub properties: &'static [(&'static str, &'static str)],
-    /// Builds main for a variant and parameters (both already validated).
-    pub build: fn(&str, &Params) -> ModelFn,
+    /// How main is built for a variant and parameters (both already validated).
+    pub main: Build,
     /// The same logic as turmoil hosts, for `kind = "turmoil"` engines.
     pub network: Option<&'static Network>,
+}
+
+/// Where a model's main comes from.
+pub enum Build {
+    /// A Rust model: main for a variant and parameters.
+    Rust(fn(&str, &Params) -> ModelFn),
+    /// A Go kernel, interpreted (`crate::kernel`).
+    Kernel(&'static crate::kernel::Kernel),
 }
 
 /// A model's network side: its hosts and how to build one simulation.
@@ -83,6 +91,14 @@ impl Params {
 }
 
 impl Model {
+    /// main for a variant and parameters (both already validated).
+    pub fn build(&self, variant: &str, params: &Params) -> ModelFn {
+        match &self.main {
+            Build::Rust(f) => f(variant, params),
+            Build::Kernel(k) => crate::kernel::build(k, params),
+        }
+    }
+
     /// The defaults, overridden by `given`.
     pub fn params(&self, given: &[(&'static str, i64)]) -> Params {
         let mut m: BTreeMap<&'static str, i64> =

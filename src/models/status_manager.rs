@@ -13,7 +13,7 @@
 //! the statuses `SetPodStatus` caches the same way, and a status `TerminatePods` sends
 //! straight from the pod object carries the version the pod object was built from (0).
 
-use super::{Model, Param, Params, Variant};
+use super::{Build, Model, Param, Params, Variant};
 use crate::explore::ModelFn;
 use crate::go::{Chan, Data, Go, RwMutex, TryRecv};
 use std::collections::BTreeMap;
@@ -126,7 +126,7 @@ pub static MODEL: Model = Model {
             "once the workers are done and the API is healthy, the API holds each pod's latest status after the next batch",
         ),
     ],
-    build,
+    main: Build::Rust(build),
     network: None,
 };
 

@@ -447,6 +447,14 @@ impl World {
         self.lock().gors[me].funcs.push(func);
     }
 
+    /// Replaces the innermost function mark (see `Go::at`).
+    pub(crate) fn relabel(&self, func: &'static str) {
+        let me = self.me();
+        if let Some(f) = self.lock().gors[me].funcs.last_mut() {
+            *f = func;
+        }
+    }
+
     pub(crate) fn leave(&self) {
         let me = self.me();
         self.lock().gors[me].funcs.pop();

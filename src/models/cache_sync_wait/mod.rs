@@ -14,7 +14,7 @@
 
 mod net;
 
-use super::{Model, Param, Params, Variant};
+use super::{Build, Model, Param, Params, Variant};
 use crate::explore::ModelFn;
 use crate::go::{Chan, Data, Go, RwMutex};
 use std::collections::BTreeMap;
@@ -104,7 +104,7 @@ pub static MODEL: Model = Model {
             "the gateway never answers a list from a cache that has not synced",
         ),
     ],
-    build,
+    main: Build::Rust(build),
     network: Some(&net::NETWORK),
 };
 

@@ -1,0 +1,165 @@
+//! The kernel's syntax tree: the Go subset stalemate interprets, and nothing more.
+
+use std::sync::Arc;
+
+/// A place in the kernel file, 1-based.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub struct Pos {
+    pub line: u32,
+    pub col: u32,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum Type {
+    /// `int`, `string`, `error`, a type the kernel declares.
+    Name(String),
+    /// `sync.Mutex`, `time.Duration`, `context.Context`, `testing.T`.
+    Pkg(String, String),
+    Ptr(Box<Type>),
+    Slice(Box<Type>),
+    Map(Box<Type>, Box<Type>),
+    Chan(Box<Type>),
+    Struct(Vec<Field>),
+    /// The method names.
+    Interface(Vec<String>),
+    Func,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Field {
+    pub name: String,
+    pub ty: Type,
+}
+
+#[derive(Clone, Debug)]
+pub struct Expr {
+    pub kind: E,
+    pub pos: Pos,
+}
+
+#[derive(Clone, Debug)]
+pub enum E {
+    Ident(String),
+    Int(i64),
+    Str(String),
+    Nil,
+    /// `-x`, `!x`, `<-ch`, `&x`, `*p`.
+    Unary(&'static str, Box<Expr>),
+    Binary(String, Box<Expr>, Box<Expr>),
+    /// The function, the arguments, and whether the last is spread (`xs...`).
+    Call(Box<Expr>, Vec<Expr>, bool),
+    Sel(Box<Expr>, String),
+    Index(Box<Expr>, Box<Expr>),
+    Slice(Box<Expr>, Option<Box<Expr>>, Option<Box<Expr>>),
+    /// A composite literal: its type and elements, keyed (`name: v`, `k: v`) or not.
+    Composite(Type, Vec<(Option<Expr>, Expr)>),
+    Func(Arc<Func>),
+    /// A type where an expression stands: `make(chan int)`, `new(T)`, `int(x)`.
+    Type(Type),
+    /// `x.(T)`.
+    Assert(Box<Expr>, Type),
+}
+
+/// A function, method or function literal.
+#[derive(Debug)]
+pub struct Func {
+    /// As Go's tracebacks name it: `main`, `(*Mux).loop`, `main.func1`.
+    pub name: String,
+    /// The receiver's variable and whether it is a pointer receiver.
+    pub recv: Option<(String, bool)>,
+    pub params: Vec<(String, Type)>,
+    pub variadic: bool,
+    /// Named results, if the results are named.
+    pub named_results: Vec<(String, Type)>,
+    pub body: Vec<Stmt>,
+    pub pos: Pos,
+}
+
+#[derive(Clone, Debug)]
+pub struct Stmt {
+    pub kind: S,
+    pub pos: Pos,
+}
+
+#[derive(Clone, Debug)]
+pub struct SelectCase {
+    /// None: `default`.
+    pub comm: Option<Comm>,
+    pub body: Vec<Stmt>,
+    pub pos: Pos,
+}
+
+#[derive(Clone, Debug)]
+pub enum Comm {
+    Send(Expr, Expr),
+    /// `v, ok := <-ch` (define), `v = <-ch`, or `<-ch`: targets, define, the channel.
+    Recv(Vec<Expr>, bool, Expr),
+}
+
+#[derive(Clone, Debug)]
+pub struct SwitchCase {
+    /// Empty: `default`.
+    pub values: Vec<Expr>,
+    pub body: Vec<Stmt>,
+    pub fallthrough: bool,
+}
+
+#[derive(Clone, Debug)]
+pub enum S {
+    Expr(Expr),
+    Define(Vec<String>, Vec<Expr>),
+    /// Targets, the operator (`=`, `+=`, ...), values.
+    Assign(Vec<Expr>, String, Vec<Expr>),
+    IncDec(Expr, i64),
+    Var(Vec<String>, Option<Type>, Vec<Expr>),
+    Const(Vec<(String, Expr)>),
+    Send(Expr, Expr),
+    /// The call, and the goroutine's name from a `// stalemate:name` comment.
+    Go(Expr, Option<String>),
+    Defer(Expr),
+    If(Option<Box<Stmt>>, Expr, Vec<Stmt>, Option<Box<Stmt>>),
+    /// Init, condition, post, body, label.
+    For(
+        Option<Box<Stmt>>,
+        Option<Expr>,
+        Option<Box<Stmt>>,
+        Vec<Stmt>,
+        Option<String>,
+    ),
+    /// Key, value, define, the ranged expression, body, label.
+    Range(
+        Option<Expr>,
+        Option<Expr>,
+        bool,
+        Expr,
+        Vec<Stmt>,
+        Option<String>,
+    ),
+    Switch(
+        Option<Box<Stmt>>,
+        Option<Expr>,
+        Vec<SwitchCase>,
+        Option<String>,
+    ),
+    Select(Vec<SelectCase>, Option<String>),
+    Return(Vec<Expr>),
+    Break(Option<String>),
+    Continue(Option<String>),
+    Block(Vec<Stmt>),
+    Empty,
+}
+
+/// A whole kernel.
+#[derive(Debug, Default)]
+pub struct File {
+    pub path: String,
+    /// The file name alone, as reports cite it (`watch_mux.go:41`).
+    pub short: String,
+    pub imports: Vec<String>,
+    pub types: Vec<(String, Type)>,
+    pub consts: Vec<(String, Expr)>,
+    pub vars: Vec<(Vec<String>, Option<Type>, Vec<Expr>)>,
+    pub funcs: Vec<Arc<Func>>,
+    /// Methods: receiver type name, method name, function.
+    pub methods: Vec<(String, String, Arc<Func>)>,
+}

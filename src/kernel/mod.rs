@@ -1,0 +1,223 @@
+//! Go kernels: a scenario may name a small Go program (the concurrency skeleton of a
+//! bug) instead of a catalogue model. The kernel is parsed by tree-sitter's Go grammar
+//! (`parse`), checked against the subset, and interpreted (`interp`) on stalemate's own
+//! primitives, so it becomes a [`Model`] like any other: every engine, the wait-for
+//! graph, replay and the reports work on it unchanged.
+
+mod ast;
+mod check;
+mod interp;
+mod parse;
+mod value;
+
+use crate::explore::ModelFn;
+use crate::go::Go;
+use crate::models::{Build, Model, Param, Params, Variant};
+use ast::{E, Expr, File, Func, Pos, Type};
+use interp::{I, Rt};
+use std::collections::BTreeMap;
+use std::fmt;
+use std::sync::Arc;
+use std::sync::atomic::AtomicUsize;
+use value::{Callable, Env, Value};
+
+pub use parse::IMPORTS;
+
+/// A kernel that does not parse, leaves the subset, or names no entry.
+#[derive(Debug, Clone)]
+pub struct KernelError {
+    pub path: String,
+    pub line: u32,
+    pub col: u32,
+    pub message: String,
+    pub help: Option<String>,
+}
+
+impl KernelError {
+    fn at(path: &str, p: Pos, message: impl Into<String>, help: Option<String>) -> KernelError {
+        KernelError {
+            path: path.to_string(),
+            line: p.line,
+            col: p.col,
+            message: message.into(),
+            help,
+        }
+    }
+}
+
+impl fmt::Display for KernelError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{}:{}:{}: {}",
+            self.path, self.line, self.col, self.message
+        )
+    }
+}
+
+/// A parsed and checked kernel.
+pub struct Kernel {
+    file: File,
+    types: BTreeMap<String, Type>,
+    funcs: BTreeMap<String, Arc<Func>>,
+    methods: BTreeMap<(String, String), Arc<Func>>,
+    entry: Arc<Func>,
+    /// The entry is `func TestX(t *testing.T)`.
+    test: bool,
+}
+
+/// The properties a kernel can break besides deadlock, leak and Go's faults.
+pub const PROPERTIES: &[(&str, &str)] = &[
+    (
+        "panic",
+        "the kernel panicked: panic(), or a runtime error such as a nil dereference",
+    ),
+    (
+        "test-failed",
+        "the kernel's test called t.Error, t.Errorf, t.Fatal or t.Fatalf",
+    ),
+];
+
+/// Parses and checks the kernel at `path` (shown as given) for entry `entry`.
+pub fn parse(path: &str, text: &str, entry: &str) -> Result<Kernel, KernelError> {
+    let file = parse::parse(path, text)?;
+    check::check(&file)?;
+    let funcs: BTreeMap<String, Arc<Func>> = file
+        .funcs
+        .iter()
+        .map(|f| (f.name.clone(), f.clone()))
+        .collect();
+    let entries: Vec<&str> = file
+        .funcs
+        .iter()
+        .filter(|f| f.name == "main" || is_test(f))
+        .map(|f| f.name.as_str())
+        .collect();
+    let Some(e) = funcs.get(entry).filter(|f| f.name == "main" || is_test(f)) else {
+        let line = funcs.get(entry).map_or(Pos { line: 1, col: 1 }, |f| f.pos);
+        return Err(KernelError::at(
+            path,
+            line,
+            format!("no entry `{entry}`: an entry is `func main()` or `func TestX(t *testing.T)`"),
+            Some(format!("entries of this kernel: {}", entries.join(", "))),
+        ));
+    };
+    let entry = e.clone();
+    Ok(Kernel {
+        types: file.types.iter().cloned().collect(),
+        methods: file
+            .methods
+            .iter()
+            .map(|(t, m, f)| ((t.clone(), m.clone()), f.clone()))
+            .collect(),
+        test: entry.name != "main",
+        entry,
+        funcs,
+        file,
+    })
+}
+
+fn is_test(f: &Func) -> bool {
+    f.name.starts_with("Test")
+        && f.recv.is_none()
+        && f.params.len() == 1
+        && f.params[0].1 == Type::Ptr(Box::new(Type::Pkg("testing".into(), "T".into())))
+}
+
+/// An integer constant: `const watchers = 2`.
+fn int_const(e: &Expr) -> Option<i64> {
+    match &e.kind {
+        E::Int(i) => Some(*i),
+        E::Unary("-", x) => int_const(x).map(|i| -i),
+        _ => None,
+    }
+}
+
+fn leak(s: &str) -> &'static str {
+    interp::intern(s)
+}
+
+impl Kernel {
+    /// The file name reports cite.
+    pub fn file_name(&self) -> &str {
+        &self.file.short
+    }
+
+    /// The kernel as a model: its integer constants are its parameters.
+    pub fn into_model(self, name: &str) -> &'static Model {
+        let params: Vec<Param> = self
+            .file
+            .consts
+            .iter()
+            .filter_map(|(n, e)| {
+                int_const(e).map(|v| Param {
+                    name: leak(n),
+                    default: v,
+                    min: i64::MIN,
+                    max: i64::MAX,
+                    doc: "a top-level constant of the kernel",
+                })
+            })
+            .collect();
+        let summary = leak(&format!("Go kernel {}", self.file.path));
+        let k: &'static Kernel = Box::leak(Box::new(self));
+        Box::leak(Box::new(Model {
+            name: leak(name),
+            summary,
+            seed: leak(&k.file.path),
+            variants: &[Variant {
+                name: "kernel",
+                doc: "the kernel as written",
+            }],
+            params: Box::leak(params.into_boxed_slice()),
+            properties: PROPERTIES,
+            main: Build::Kernel(k),
+            network: None,
+        }))
+    }
+}
+
+/// main for a kernel: package initialisation, then the entry.
+pub fn build(k: &'static Kernel, params: &Params) -> ModelFn {
+    let params: BTreeMap<String, i64> = params.0.iter().map(|(n, v)| (n.to_string(), *v)).collect();
+    Arc::new(move |go: &Go| {
+        let rt = Arc::new(Rt {
+            k,
+            params: params.clone(),
+            globals: Env::new(None),
+            next_g: AtomicUsize::new(2),
+            canceled: Value::Error(Arc::from("context canceled")),
+            deadline: Value::Error(Arc::from("context deadline exceeded")),
+        });
+        let i = I::new(&rt, go);
+        if let Err(p) = init(&i, &rt) {
+            go.check("panic", false, || {
+                format!("panic: {} (in package initialisation)", p.0)
+            });
+        }
+        let f = Value::Func(Arc::new(Callable::Go(k.entry.clone(), None)));
+        let args = if k.test { vec![Value::T] } else { Vec::new() };
+        i.run(f, args);
+    })
+}
+
+fn init(i: &I, rt: &Arc<Rt>) -> Result<(), interp::Panic> {
+    for (n, e) in &rt.k.file.consts {
+        let v = match rt.params.get(n) {
+            Some(x) => Value::Int(*x),
+            None => i.eval(e, &rt.globals)?,
+        };
+        rt.globals.define(n, v);
+    }
+    for (names, ty, vals) in &rt.k.file.vars {
+        for (j, n) in names.iter().enumerate() {
+            let v = match (vals.get(j), ty) {
+                (Some(e), _) => i.eval(e, &rt.globals)?.copy(),
+                (None, Some(t)) => i.zero(t, Some(n.clone()), Pos::default())?,
+                (None, None) => Value::Nil,
+            };
+            rt.globals.define(n, v);
+        }
+    }
+    Ok(())
+}

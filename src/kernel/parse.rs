@@ -1,0 +1,827 @@
+//! Go source to the kernel's syntax tree, through tree-sitter's Go grammar.
+//!
+//! tree-sitter parses every Go file, so the subset is checked here, node by node:
+//! anything outside it is an error at its line and column that names the construct.
+
+use super::KernelError;
+use super::ast::*;
+use std::collections::BTreeMap;
+use std::sync::Arc;
+use tree_sitter::Node;
+
+/// The packages a kernel may import.
+pub const IMPORTS: [&str; 6] = ["sync", "time", "testing", "context", "errors", "fmt"];
+
+struct P<'a> {
+    src: &'a [u8],
+    path: &'a str,
+    /// `// stalemate:name X` comments, by line.
+    names: BTreeMap<u32, String>,
+    /// The declared function being parsed, and how many literals it holds so far.
+    outer: String,
+    literals: usize,
+}
+
+type R<T> = Result<T, KernelError>;
+
+fn pos(n: Node) -> Pos {
+    let p = n.start_position();
+    Pos {
+        line: p.row as u32 + 1,
+        col: p.column as u32 + 1,
+    }
+}
+
+/// The named children, comments left out.
+fn kids(n: Node) -> Vec<Node> {
+    let mut c = n.walk();
+    n.named_children(&mut c)
+        .filter(|k| k.kind() != "comment")
+        .collect()
+}
+
+/// The first node of a broken parse.
+fn first_error(n: Node) -> Option<Node> {
+    if n.is_error() || n.is_missing() {
+        return Some(n);
+    }
+    let mut c = n.walk();
+    let children: Vec<Node> = n.children(&mut c).collect();
+    children
+        .into_iter()
+        .filter(|k| k.has_error() || k.is_missing())
+        .find_map(first_error)
+}
+
+pub fn parse(path: &str, text: &str) -> R<File> {
+    let mut parser = tree_sitter::Parser::new();
+    parser
+        .set_language(&tree_sitter_go::LANGUAGE.into())
+        .expect("the Go grammar matches the tree-sitter version");
+    let tree = parser
+        .parse(text, None)
+        .ok_or_else(|| KernelError::at(path, Pos::default(), "the Go parser gave up", None))?;
+    let root = tree.root_node();
+    let mut p = P {
+        src: text.as_bytes(),
+        path,
+        names: BTreeMap::new(),
+        outer: String::new(),
+        literals: 0,
+    };
+    if root.has_error() {
+        let n = first_error(root).unwrap_or(root);
+        let what = if n.is_missing() {
+            format!("syntax error: missing `{}`", n.kind())
+        } else {
+            format!(
+                "syntax error near `{}`",
+                p.text(n).lines().next().unwrap_or("")
+            )
+        };
+        return Err(p.err(n, what, None));
+    }
+    p.comments(root);
+    let short = std::path::Path::new(path)
+        .file_name()
+        .map_or(path.to_string(), |f| f.to_string_lossy().into_owned());
+    let mut file = File {
+        path: path.to_string(),
+        short,
+        ..File::default()
+    };
+    for n in kids(root) {
+        match n.kind() {
+            "package_clause" => {
+                let name = p.text(kids(n)[0]);
+                if name != "main" {
+                    return Err(p.err(
+                        n,
+                        format!("package {name}"),
+                        Some("a kernel is `package main`".into()),
+                    ));
+                }
+            }
+            "import_declaration" => p.imports(n, &mut file)?,
+            "type_declaration" => {
+                for s in kids(n) {
+                    if s.kind() != "type_spec" || s.child_by_field_name("type_parameters").is_some()
+                    {
+                        return Err(p.outside(s, "this type declaration (aliases, generics)"));
+                    }
+                    let name = p.text(p.field(s, "name")?).to_string();
+                    let ty = p.ty(p.field(s, "type")?)?;
+                    file.types.push((name, ty));
+                }
+            }
+            "const_declaration" => {
+                if let S::Const(cs) = p.consts(n)? {
+                    file.consts.extend(cs);
+                }
+            }
+            "var_declaration" => {
+                for (names, ty, vals) in p.vars(n)? {
+                    file.vars.push((names, ty, vals));
+                }
+            }
+            "function_declaration" => {
+                if n.child_by_field_name("type_parameters").is_some() {
+                    return Err(p.outside(n, "generic functions"));
+                }
+                let name = p.text(p.field(n, "name")?).to_string();
+                file.funcs.push(Arc::new(p.func(n, name, None)?));
+            }
+            "method_declaration" => {
+                let recv = kids(p.field(n, "receiver")?);
+                let [r] = recv.as_slice() else {
+                    return Err(p.outside(n, "a method without exactly one receiver"));
+                };
+                let var = r
+                    .child_by_field_name("name")
+                    .map_or("_".to_string(), |v| p.text(v).to_string());
+                let t = p.field(*r, "type")?;
+                let (tname, ptr) = match t.kind() {
+                    "pointer_type" => (p.text(kids(t)[0]).to_string(), true),
+                    "type_identifier" => (p.text(t).to_string(), false),
+                    _ => return Err(p.outside(t, "this receiver type")),
+                };
+                let mname = p.text(p.field(n, "name")?).to_string();
+                let shown = if ptr {
+                    format!("(*{tname}).{mname}")
+                } else {
+                    format!("{tname}.{mname}")
+                };
+                let f = p.func(n, shown, Some((var, ptr)))?;
+                file.methods.push((tname, mname, Arc::new(f)));
+            }
+            k => return Err(p.outside(n, &format!("a top-level {k}"))),
+        }
+    }
+    Ok(file)
+}
+
+impl<'a> P<'a> {
+    fn text(&self, n: Node) -> &'a str {
+        n.utf8_text(self.src).unwrap_or("")
+    }
+
+    fn err(&self, n: Node, message: impl Into<String>, help: Option<String>) -> KernelError {
+        KernelError::at(self.path, pos(n), message, help)
+    }
+
+    fn outside(&self, n: Node, what: &str) -> KernelError {
+        self.err(
+            n,
+            format!("{what} is outside the Go subset stalemate interprets"),
+            Some("the subset is listed in the README, section \"Go kernels\"".into()),
+        )
+    }
+
+    fn field<'t>(&self, n: Node<'t>, f: &str) -> R<Node<'t>> {
+        n.child_by_field_name(f)
+            .ok_or_else(|| self.err(n, format!("{} without its {f}", n.kind()), None))
+    }
+
+    fn comments(&mut self, n: Node) {
+        if n.kind() == "comment" {
+            let t = self.text(n);
+            if let Some(rest) = t.strip_prefix("//").map(str::trim)
+                && let Some(name) = rest.strip_prefix("stalemate:name")
+            {
+                self.names.insert(pos(n).line, name.trim().to_string());
+            }
+            return;
+        }
+        let mut c = n.walk();
+        let children: Vec<Node> = n.children(&mut c).collect();
+        for k in children {
+            self.comments(k);
+        }
+    }
+
+    fn imports(&self, n: Node, file: &mut File) -> R<()> {
+        let mut specs = Vec::new();
+        for k in kids(n) {
+            match k.kind() {
+                "import_spec" => specs.push(k),
+                "import_spec_list" => {
+                    specs.extend(kids(k).into_iter().filter(|s| s.kind() == "import_spec"))
+                }
+                _ => {}
+            }
+        }
+        for s in specs {
+            if s.child_by_field_name("name").is_some() {
+                return Err(self.outside(s, "a named import"));
+            }
+            let path = self.text(self.field(s, "path")?).trim_matches(['"', '`']);
+            if !IMPORTS.contains(&path) {
+                return Err(self.err(
+                    s,
+                    format!("import \"{path}\" is outside the subset"),
+                    Some(format!("a kernel may import: {}", IMPORTS.join(", "))),
+                ));
+            }
+            file.imports.push(path.to_string());
+        }
+        Ok(())
+    }
+
+    fn ty(&self, n: Node) -> R<Type> {
+        Ok(match n.kind() {
+            "type_identifier" | "identifier" => Type::Name(self.text(n).to_string()),
+            "qualified_type" => Type::Pkg(
+                self.text(self.field(n, "package")?).to_string(),
+                self.text(self.field(n, "name")?).to_string(),
+            ),
+            "pointer_type" => Type::Ptr(Box::new(self.ty(kids(n)[0])?)),
+            "slice_type" => Type::Slice(Box::new(self.ty(self.field(n, "element")?)?)),
+            "map_type" => Type::Map(
+                Box::new(self.ty(self.field(n, "key")?)?),
+                Box::new(self.ty(self.field(n, "value")?)?),
+            ),
+            "channel_type" => Type::Chan(Box::new(self.ty(self.field(n, "value")?)?)),
+            "parenthesized_type" => self.ty(kids(n)[0])?,
+            "function_type" => Type::Func,
+            "struct_type" => {
+                let mut fields = Vec::new();
+                for list in kids(n) {
+                    for f in kids(list) {
+                        let t = self.field(f, "type")?;
+                        let ty = self.ty(t)?;
+                        let mut c = f.walk();
+                        let names: Vec<String> = f
+                            .children_by_field_name("name", &mut c)
+                            .map(|x| self.text(x).to_string())
+                            .collect();
+                        if names.is_empty() {
+                            // Embedded: the field is named after its type.
+                            let name = match &ty {
+                                Type::Name(s) | Type::Pkg(_, s) => s.clone(),
+                                Type::Ptr(b) => match &**b {
+                                    Type::Name(s) | Type::Pkg(_, s) => s.clone(),
+                                    _ => return Err(self.outside(f, "this embedded field")),
+                                },
+                                _ => return Err(self.outside(f, "this embedded field")),
+                            };
+                            fields.push(Field {
+                                name,
+                                ty: ty.clone(),
+                            });
+                        }
+                        for name in names {
+                            fields.push(Field {
+                                name,
+                                ty: ty.clone(),
+                            });
+                        }
+                    }
+                }
+                Type::Struct(fields)
+            }
+            "interface_type" => {
+                let mut ms = Vec::new();
+                for m in kids(n) {
+                    if m.kind() != "method_elem" {
+                        return Err(
+                            self.outside(m, "an interface with embedded types or constraints")
+                        );
+                    }
+                    ms.push(self.text(self.field(m, "name")?).to_string());
+                }
+                Type::Interface(ms)
+            }
+            "array_type" | "implicit_length_array_type" => {
+                return Err(self.outside(n, "an array type (use a slice)"));
+            }
+            k => return Err(self.outside(n, &format!("the type {k}"))),
+        })
+    }
+
+    fn func(&mut self, n: Node, name: String, recv: Option<(String, bool)>) -> R<Func> {
+        let nested = recv.is_none() && n.kind() == "func_literal";
+        if !nested {
+            self.outer = name.clone();
+            self.literals = 0;
+        }
+        let mut params = Vec::new();
+        let mut variadic = false;
+        for d in kids(self.field(n, "parameters")?) {
+            let ty = self.ty(self.field(d, "type")?)?;
+            if d.kind() == "variadic_parameter_declaration" {
+                variadic = true;
+            }
+            let mut c = d.walk();
+            let names: Vec<String> = d
+                .children_by_field_name("name", &mut c)
+                .map(|x| self.text(x).to_string())
+                .collect();
+            if names.is_empty() {
+                params.push(("_".to_string(), ty.clone()));
+            }
+            for nm in names {
+                params.push((nm, ty.clone()));
+            }
+        }
+        let mut named_results = Vec::new();
+        if let Some(r) = n.child_by_field_name("result")
+            && r.kind() == "parameter_list"
+        {
+            for d in kids(r) {
+                let ty = self.ty(self.field(d, "type")?)?;
+                let mut c = d.walk();
+                let names: Vec<String> = d
+                    .children_by_field_name("name", &mut c)
+                    .map(|x| self.text(x).to_string())
+                    .collect();
+                for nm in names {
+                    named_results.push((nm, ty.clone()));
+                }
+            }
+        }
+        let body = match n.child_by_field_name("body") {
+            Some(b) => self.block(b)?,
+            None => return Err(self.outside(n, "a function without a body")),
+        };
+        Ok(Func {
+            name,
+            recv,
+            params,
+            variadic,
+            named_results,
+            body,
+            pos: pos(n),
+        })
+    }
+
+    fn block(&mut self, n: Node) -> R<Vec<Stmt>> {
+        let mut out = Vec::new();
+        for k in kids(n) {
+            match k.kind() {
+                "statement_list" => {
+                    for s in kids(k) {
+                        out.push(self.stmt(s, None)?);
+                    }
+                }
+                _ => out.push(self.stmt(k, None)?),
+            }
+        }
+        Ok(out)
+    }
+
+    /// The statements of a case: its named children after the first `skip`.
+    fn case_body(&mut self, n: Node) -> R<(Vec<Stmt>, bool)> {
+        let mut out = Vec::new();
+        let mut fall = false;
+        for k in kids(n) {
+            if k.kind() == "statement_list" {
+                for s in kids(k) {
+                    if s.kind() == "fallthrough_statement" {
+                        fall = true;
+                    } else {
+                        out.push(self.stmt(s, None)?);
+                    }
+                }
+            }
+        }
+        Ok((out, fall))
+    }
+
+    fn list(&mut self, n: Option<Node>) -> R<Vec<Expr>> {
+        match n {
+            None => Ok(Vec::new()),
+            Some(l) if l.kind() == "expression_list" => {
+                kids(l).into_iter().map(|e| self.expr(e)).collect()
+            }
+            Some(e) => Ok(vec![self.expr(e)?]),
+        }
+    }
+
+    fn idents(&self, n: Node) -> R<Vec<String>> {
+        kids(n)
+            .into_iter()
+            .map(|e| match e.kind() {
+                "identifier" | "blank_identifier" => Ok(self.text(e).to_string()),
+                _ => Err(self.err(e, "non-name on the left side of :=", None)),
+            })
+            .collect()
+    }
+
+    fn consts(&mut self, n: Node) -> R<S> {
+        let mut out = Vec::new();
+        for s in kids(n) {
+            let vals = self.list(s.child_by_field_name("value"))?;
+            let mut c = s.walk();
+            let names: Vec<String> = s
+                .children_by_field_name("name", &mut c)
+                .map(|x| self.text(x).to_string())
+                .collect();
+            if names.len() != vals.len() {
+                return Err(self.outside(s, "a constant without its own value (iota)"));
+            }
+            out.extend(names.into_iter().zip(vals));
+        }
+        Ok(S::Const(out))
+    }
+
+    #[allow(clippy::type_complexity)]
+    fn vars(&mut self, n: Node) -> R<Vec<(Vec<String>, Option<Type>, Vec<Expr>)>> {
+        let mut specs = Vec::new();
+        for k in kids(n) {
+            match k.kind() {
+                "var_spec" => specs.push(k),
+                "var_spec_list" => specs.extend(kids(k)),
+                _ => {}
+            }
+        }
+        let mut out = Vec::new();
+        for s in specs {
+            let mut c = s.walk();
+            let names: Vec<String> = s
+                .children_by_field_name("name", &mut c)
+                .map(|x| self.text(x).to_string())
+                .collect();
+            let ty = match s.child_by_field_name("type") {
+                Some(t) => Some(self.ty(t)?),
+                None => None,
+            };
+            let vals = self.list(s.child_by_field_name("value"))?;
+            out.push((names, ty, vals));
+        }
+        Ok(out)
+    }
+
+    fn simple(&mut self, n: Option<Node>) -> R<Option<Box<Stmt>>> {
+        match n {
+            None => Ok(None),
+            Some(s) => Ok(Some(Box::new(self.stmt(s, None)?))),
+        }
+    }
+
+    fn stmt(&mut self, n: Node, label: Option<String>) -> R<Stmt> {
+        let p = pos(n);
+        let kind = match n.kind() {
+            "expression_statement" => S::Expr(self.expr(kids(n)[0])?),
+            "short_var_declaration" => S::Define(
+                self.idents(self.field(n, "left")?)?,
+                self.list(n.child_by_field_name("right"))?,
+            ),
+            "assignment_statement" => S::Assign(
+                self.list(n.child_by_field_name("left"))?,
+                self.text(self.field(n, "operator")?).to_string(),
+                self.list(n.child_by_field_name("right"))?,
+            ),
+            "inc_statement" => S::IncDec(self.expr(kids(n)[0])?, 1),
+            "dec_statement" => S::IncDec(self.expr(kids(n)[0])?, -1),
+            "var_declaration" => {
+                let mut vs = self.vars(n)?;
+                if vs.len() != 1 {
+                    let mut block = Vec::new();
+                    for (a, b, c) in vs {
+                        block.push(Stmt {
+                            kind: S::Var(a, b, c),
+                            pos: p,
+                        });
+                    }
+                    S::Block(block)
+                } else {
+                    let (a, b, c) = vs.remove(0);
+                    S::Var(a, b, c)
+                }
+            }
+            "const_declaration" => self.consts(n)?,
+            "send_statement" => S::Send(
+                self.expr(self.field(n, "channel")?)?,
+                self.expr(self.field(n, "value")?)?,
+            ),
+            "go_statement" => {
+                let name = self
+                    .names
+                    .get(&p.line)
+                    .or_else(|| self.names.get(&(p.line - 1)))
+                    .cloned();
+                S::Go(self.expr(kids(n)[0])?, name)
+            }
+            "defer_statement" => S::Defer(self.expr(kids(n)[0])?),
+            "if_statement" => {
+                let init = self.simple(n.child_by_field_name("initializer"))?;
+                let cond = self.expr(self.field(n, "condition")?)?;
+                let then = self.block(self.field(n, "consequence")?)?;
+                let els = match n.child_by_field_name("alternative") {
+                    None => None,
+                    Some(a) if a.kind() == "block" => Some(Box::new(Stmt {
+                        kind: S::Block(self.block(a)?),
+                        pos: pos(a),
+                    })),
+                    Some(a) => Some(Box::new(self.stmt(a, None)?)),
+                };
+                S::If(init, cond, then, els)
+            }
+            "for_statement" => {
+                let body = self.block(self.field(n, "body")?)?;
+                let head = kids(n).into_iter().find(|k| k.kind() != "block");
+                match head {
+                    None => S::For(None, None, None, body, label),
+                    Some(h) if h.kind() == "for_clause" => S::For(
+                        self.simple(h.child_by_field_name("initializer"))?,
+                        match h.child_by_field_name("condition") {
+                            Some(c) => Some(self.expr(c)?),
+                            None => None,
+                        },
+                        self.simple(h.child_by_field_name("update"))?,
+                        body,
+                        label,
+                    ),
+                    Some(h) if h.kind() == "range_clause" => {
+                        let left = self.list(h.child_by_field_name("left"))?;
+                        let mut c = h.walk();
+                        let define = h.children(&mut c).any(|t| t.kind() == ":=");
+                        let mut it = left.into_iter();
+                        S::Range(
+                            it.next(),
+                            it.next(),
+                            define,
+                            self.expr(self.field(h, "right")?)?,
+                            body,
+                            label,
+                        )
+                    }
+                    Some(c) => S::For(None, Some(self.expr(c)?), None, body, label),
+                }
+            }
+            "expression_switch_statement" => {
+                let init = self.simple(n.child_by_field_name("initializer"))?;
+                let tag = match n.child_by_field_name("value") {
+                    Some(v) => Some(self.expr(v)?),
+                    None => None,
+                };
+                let mut cases = Vec::new();
+                for c in kids(n) {
+                    let values = match c.kind() {
+                        "expression_case" => self.list(c.child_by_field_name("value"))?,
+                        "default_case" => Vec::new(),
+                        _ => continue,
+                    };
+                    let (body, fallthrough) = self.case_body(c)?;
+                    cases.push(SwitchCase {
+                        values,
+                        body,
+                        fallthrough,
+                    });
+                }
+                S::Switch(init, tag, cases, label)
+            }
+            "select_statement" => {
+                let mut cases = Vec::new();
+                for c in kids(n) {
+                    let comm = match c.kind() {
+                        "default_case" => None,
+                        "communication_case" => {
+                            let m = self.field(c, "communication")?;
+                            Some(match m.kind() {
+                                "send_statement" => Comm::Send(
+                                    self.expr(self.field(m, "channel")?)?,
+                                    self.expr(self.field(m, "value")?)?,
+                                ),
+                                _ => {
+                                    let left = self.list(m.child_by_field_name("left"))?;
+                                    let mut cur = m.walk();
+                                    let define = m.children(&mut cur).any(|t| t.kind() == ":=");
+                                    let right = self.field(m, "right")?;
+                                    let ch = match right.kind() {
+                                        "unary_expression"
+                                            if self.text(self.field(right, "operator")?)
+                                                == "<-" =>
+                                        {
+                                            self.expr(self.field(right, "operand")?)?
+                                        }
+                                        _ => return Err(self.outside(right, "this select case")),
+                                    };
+                                    Comm::Recv(left, define, ch)
+                                }
+                            })
+                        }
+                        _ => continue,
+                    };
+                    let (body, _) = self.case_body(c)?;
+                    cases.push(SelectCase {
+                        comm,
+                        body,
+                        pos: pos(c),
+                    });
+                }
+                S::Select(cases, label)
+            }
+            "return_statement" => S::Return(self.list(kids(n).first().copied())?),
+            "break_statement" => S::Break(kids(n).first().map(|l| self.text(*l).to_string())),
+            "continue_statement" => S::Continue(kids(n).first().map(|l| self.text(*l).to_string())),
+            "block" => S::Block(self.block(n)?),
+            "empty_statement" => S::Empty,
+            "labeled_statement" => {
+                let l = self.text(self.field(n, "label")?).to_string();
+                let inner = kids(n)
+                    .into_iter()
+                    .find(|k| k.kind() != "label_name")
+                    .ok_or_else(|| self.err(n, "a label on nothing", None))?;
+                return self.stmt(inner, Some(l));
+            }
+            k => {
+                let what = k.trim_end_matches("_statement").replace('_', " ");
+                return Err(self.outside(n, &format!("a {what} statement")));
+            }
+        };
+        Ok(Stmt { kind, pos: p })
+    }
+
+    fn expr(&mut self, n: Node) -> R<Expr> {
+        let p = pos(n);
+        let b = |e: Expr| Box::new(e);
+        let kind = match n.kind() {
+            "identifier" | "field_identifier" | "type_identifier" | "package_identifier" => {
+                E::Ident(self.text(n).to_string())
+            }
+            "true" | "false" => E::Ident(n.kind().to_string()),
+            "nil" => E::Nil,
+            "int_literal" => {
+                let t = self.text(n).replace('_', "");
+                let v = if let Some(h) = t.strip_prefix("0x").or_else(|| t.strip_prefix("0X")) {
+                    i64::from_str_radix(h, 16)
+                } else if let Some(o) = t.strip_prefix("0o") {
+                    i64::from_str_radix(o, 8)
+                } else {
+                    t.parse()
+                };
+                E::Int(v.map_err(|_| self.err(n, format!("integer {t} does not fit int64"), None))?)
+            }
+            "rune_literal" => {
+                let t = self.text(n).trim_matches('\'');
+                E::Int(unescape(t).chars().next().map_or(0, |c| c as i64))
+            }
+            "interpreted_string_literal" => {
+                let t = self.text(n);
+                E::Str(unescape(&t[1..t.len() - 1]))
+            }
+            "raw_string_literal" => {
+                let t = self.text(n);
+                E::Str(t[1..t.len() - 1].to_string())
+            }
+            "parenthesized_expression" => return self.expr(kids(n)[0]),
+            "unary_expression" => {
+                let op = match self.text(self.field(n, "operator")?) {
+                    "-" => "-",
+                    "!" => "!",
+                    "<-" => "<-",
+                    "&" => "&",
+                    "*" => "*",
+                    "+" => "+",
+                    o => return Err(self.outside(n, &format!("the unary operator {o}"))),
+                };
+                E::Unary(op, b(self.expr(self.field(n, "operand")?)?))
+            }
+            "binary_expression" => E::Binary(
+                self.text(self.field(n, "operator")?).to_string(),
+                b(self.expr(self.field(n, "left")?)?),
+                b(self.expr(self.field(n, "right")?)?),
+            ),
+            "call_expression" => {
+                if n.child_by_field_name("type_arguments").is_some() {
+                    return Err(self.outside(n, "a generic call"));
+                }
+                let f = self.expr(self.field(n, "function")?)?;
+                let mut args = Vec::new();
+                let mut spread = false;
+                for a in kids(self.field(n, "arguments")?) {
+                    if a.kind() == "variadic_argument" {
+                        spread = true;
+                        args.push(self.expr(kids(a)[0])?);
+                    } else {
+                        args.push(self.expr(a)?);
+                    }
+                }
+                E::Call(b(f), args, spread)
+            }
+            "type_conversion_expression" => E::Call(
+                b(Expr {
+                    kind: E::Type(self.ty(self.field(n, "type")?)?),
+                    pos: p,
+                }),
+                vec![self.expr(self.field(n, "operand")?)?],
+                false,
+            ),
+            "selector_expression" => E::Sel(
+                b(self.expr(self.field(n, "operand")?)?),
+                self.text(self.field(n, "field")?).to_string(),
+            ),
+            "index_expression" => E::Index(
+                b(self.expr(self.field(n, "operand")?)?),
+                b(self.expr(self.field(n, "index")?)?),
+            ),
+            "slice_expression" => {
+                if n.child_by_field_name("capacity").is_some() {
+                    return Err(self.outside(n, "a three-index slice"));
+                }
+                let opt = |s: &mut Self, f: &str| -> R<Option<Box<Expr>>> {
+                    match n.child_by_field_name(f) {
+                        Some(x) => Ok(Some(Box::new(s.expr(x)?))),
+                        None => Ok(None),
+                    }
+                };
+                let lo = opt(self, "start")?;
+                let hi = opt(self, "end")?;
+                E::Slice(b(self.expr(self.field(n, "operand")?)?), lo, hi)
+            }
+            "composite_literal" => {
+                let ty = self.ty(self.field(n, "type")?)?;
+                return self.literal(ty, self.field(n, "body")?, p);
+            }
+            "func_literal" => {
+                self.literals += 1;
+                let name = format!("{}.func{}", self.outer, self.literals);
+                E::Func(Arc::new(self.func(n, name, None)?))
+            }
+            "type_assertion_expression" => E::Assert(
+                b(self.expr(self.field(n, "operand")?)?),
+                self.ty(self.field(n, "type")?)?,
+            ),
+            "channel_type" | "map_type" | "slice_type" | "pointer_type" | "struct_type"
+            | "qualified_type" | "interface_type" | "function_type" => E::Type(self.ty(n)?),
+            "iota" => return Err(self.outside(n, "iota")),
+            "float_literal" | "imaginary_literal" => {
+                return Err(self.outside(n, "a floating-point number"));
+            }
+            k => return Err(self.outside(n, &format!("the expression {k}"))),
+        };
+        Ok(Expr { kind, pos: p })
+    }
+
+    /// A composite literal's body; nested bodies take the element type.
+    fn literal(&mut self, ty: Type, body: Node, p: Pos) -> R<Expr> {
+        let elem = match &ty {
+            Type::Slice(e) => Some((**e).clone()),
+            Type::Map(_, v) => Some((**v).clone()),
+            _ => None,
+        };
+        let mut elems = Vec::new();
+        for k in kids(body) {
+            match k.kind() {
+                "keyed_element" => {
+                    let key = self.element(self.field(k, "key")?, None)?;
+                    let val = self.element(self.field(k, "value")?, elem.clone())?;
+                    elems.push((Some(key), val));
+                }
+                _ => elems.push((None, self.element(k, elem.clone())?)),
+            }
+        }
+        Ok(Expr {
+            kind: E::Composite(ty, elems),
+            pos: p,
+        })
+    }
+
+    fn element(&mut self, n: Node, elem: Option<Type>) -> R<Expr> {
+        let inner = if n.kind() == "literal_element" {
+            kids(n)[0]
+        } else {
+            n
+        };
+        if inner.kind() == "literal_value" {
+            let ty = elem.ok_or_else(|| self.outside(inner, "an untyped nested literal here"))?;
+            // `[]*T{{...}}` means `&T{...}`.
+            if let Type::Ptr(t) = ty {
+                let e = self.literal(*t, inner, pos(inner))?;
+                return Ok(Expr {
+                    kind: E::Unary("&", Box::new(e)),
+                    pos: pos(inner),
+                });
+            }
+            return self.literal(ty, inner, pos(inner));
+        }
+        self.expr(inner)
+    }
+}
+
+/// Go's escapes in a string or rune literal.
+fn unescape(s: &str) -> String {
+    let mut out = String::new();
+    let mut it = s.chars();
+    while let Some(c) = it.next() {
+        if c != '\\' {
+            out.push(c);
+            continue;
+        }
+        match it.next() {
+            Some('n') => out.push('\n'),
+            Some('t') => out.push('\t'),
+            Some('r') => out.push('\r'),
+            Some('\\') => out.push('\\'),
+            Some('"') => out.push('"'),
+            Some('\'') => out.push('\''),
+            Some(o) => {
+                out.push('\\');
+                out.push(o);
+            }
+            None => out.push('\\'),
+        }
+    }
+    out
+}

@@ -1,0 +1,262 @@
+//! The kernel's runtime values. Every variable is a cell; a struct is a row of cells,
+//! so reading a struct aliases it and only a store copies it (Go's value semantics).
+//! Channels and sync types are stalemate's own primitives, shared by reference.
+
+use super::ast::{Func, Type};
+use crate::go::{self, Chan};
+use std::collections::BTreeMap;
+use std::sync::{Arc, Mutex, MutexGuard};
+
+pub type Cell = Arc<Mutex<Value>>;
+
+pub fn cell(v: Value) -> Cell {
+    Arc::new(Mutex::new(v))
+}
+
+/// Reads a cell. The world runs one goroutine at a time, so this mutex is never
+/// contended; it only makes the value `Send`.
+pub fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+#[derive(Clone)]
+pub enum Value {
+    Nil,
+    Int(i64),
+    Bool(bool),
+    Str(Arc<str>),
+    Struct(Arc<Struct>),
+    Ptr(Cell),
+    Slice(Slice),
+    Map(Arc<Mutex<BTreeMap<Key, Value>>>),
+    Chan(Arc<KChan>),
+    Func(Arc<Callable>),
+    Sync(Arc<SyncObj>),
+    /// `*time.Timer` and `*time.Ticker`.
+    Timer(Arc<go::Ticker>),
+    Ctx(Arc<Ctx>),
+    Error(Arc<str>),
+    /// `*testing.T`.
+    T,
+    /// Several results of one call.
+    Tuple(Vec<Value>),
+}
+
+pub struct Struct {
+    pub ty: Arc<str>,
+    pub names: Arc<Vec<String>>,
+    pub fields: Vec<Cell>,
+}
+
+#[derive(Clone)]
+pub struct Slice {
+    pub arr: Arc<Mutex<Vec<Value>>>,
+    pub off: usize,
+    pub len: usize,
+    pub cap: usize,
+}
+
+/// A map key: Go's comparable basic types. Maps iterate in key order (Go's order is
+/// random: a kernel that depends on it is outside what stalemate explores).
+#[derive(Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Key {
+    Int(i64),
+    Bool(bool),
+    Str(Arc<str>),
+}
+
+pub struct KChan {
+    pub c: ChanImpl,
+    pub elem: Type,
+}
+
+pub enum ChanImpl {
+    Val(Chan<Value>),
+    /// `time.After`, a timer's or ticker's `C`: carries the virtual time.
+    Time(Chan<()>),
+    /// A nil channel: blocks forever.
+    Nil(Chan<Value>),
+}
+
+pub enum SyncObj {
+    Mutex(go::Mutex),
+    RwMutex(go::RwMutex),
+    WaitGroup(go::WaitGroup),
+    Once(go::Once),
+    /// The Cond and its `L`.
+    Cond(go::Cond, Value),
+}
+
+pub enum Callable {
+    /// A declared function or a literal, with the scope it captured.
+    Go(Arc<Func>, Option<Env>),
+    /// A method bound to its receiver.
+    Method(Arc<Func>, Value),
+    /// A library method bound to its value: `mu.Unlock`, `wg.Done`.
+    Lib(Value, String),
+    /// The `cancel` of `context.WithCancel`.
+    Cancel(Arc<Ctx>),
+}
+
+/// A `context.Context`: `done` is None for `Background`, whose Done is nil.
+pub struct Ctx {
+    pub done: Option<Arc<KChan>>,
+    pub err: Mutex<Option<Value>>,
+    pub children: Mutex<Vec<Arc<Ctx>>>,
+}
+
+/// A lexical scope.
+#[derive(Clone)]
+pub struct Env(Arc<Scope>);
+
+pub struct Scope {
+    vars: Mutex<Vec<(String, Cell)>>,
+    parent: Option<Env>,
+}
+
+impl Env {
+    pub fn new(parent: Option<&Env>) -> Env {
+        Env(Arc::new(Scope {
+            vars: Mutex::new(Vec::new()),
+            parent: parent.cloned(),
+        }))
+    }
+
+    pub fn define(&self, name: &str, v: Value) -> Cell {
+        let c = cell(v);
+        if name != "_" {
+            lock(&self.0.vars).push((name.to_string(), c.clone()));
+        }
+        c
+    }
+
+    pub fn lookup(&self, name: &str) -> Option<Cell> {
+        let mut e = Some(self);
+        while let Some(s) = e {
+            if let Some((_, c)) = lock(&s.0.vars).iter().rev().find(|(n, _)| n == name) {
+                return Some(c.clone());
+            }
+            e = s.0.parent.as_ref();
+        }
+        None
+    }
+
+    /// The names defined in this scope itself, with their current values.
+    pub fn own(&self) -> Vec<(String, Value)> {
+        lock(&self.0.vars)
+            .iter()
+            .map(|(n, c)| (n.clone(), lock(c).clone()))
+            .collect()
+    }
+}
+
+impl Value {
+    pub fn str(s: &str) -> Value {
+        Value::Str(Arc::from(s))
+    }
+
+    /// The value a store puts in a new place: structs are copied, field by field.
+    pub fn copy(&self) -> Value {
+        match self {
+            Value::Struct(s) => Value::Struct(Arc::new(Struct {
+                ty: s.ty.clone(),
+                names: s.names.clone(),
+                fields: s.fields.iter().map(|c| cell(lock(c).copy())).collect(),
+            })),
+            v => v.clone(),
+        }
+    }
+
+    /// Go's `==`, for the values that are comparable.
+    pub fn equals(&self, o: &Value) -> Option<bool> {
+        use Value::*;
+        Some(match (self, o) {
+            (Nil, Nil) => true,
+            (Int(a), Int(b)) => a == b,
+            (Bool(a), Bool(b)) => a == b,
+            (Str(a), Str(b)) => a == b,
+            (Ptr(a), Ptr(b)) => Arc::ptr_eq(a, b),
+            (Chan(a), Chan(b)) => Arc::ptr_eq(a, b),
+            (Error(a), Error(b)) => Arc::ptr_eq(a, b),
+            (Ctx(a), Ctx(b)) => Arc::ptr_eq(a, b),
+            (Sync(a), Sync(b)) => Arc::ptr_eq(a, b),
+            (Timer(a), Timer(b)) => Arc::ptr_eq(a, b),
+            (T, T) => true,
+            (Struct(a), Struct(b)) => {
+                if a.ty != b.ty {
+                    return Some(false);
+                }
+                for (x, y) in a.fields.iter().zip(&b.fields) {
+                    let (x, y) = (lock(x).clone(), lock(y).clone());
+                    if !x.equals(&y)? {
+                        return Some(false);
+                    }
+                }
+                true
+            }
+            (Nil, _) | (_, Nil) => false,
+            (Map(_), _) | (Slice(_), _) | (Func(_), _) => return None,
+            _ => false,
+        })
+    }
+
+    pub fn key(&self) -> Option<Key> {
+        match self {
+            Value::Int(i) => Some(Key::Int(*i)),
+            Value::Bool(b) => Some(Key::Bool(*b)),
+            Value::Str(s) => Some(Key::Str(s.clone())),
+            _ => None,
+        }
+    }
+
+    /// `fmt`'s `%v`.
+    pub fn show(&self) -> String {
+        match self {
+            Value::Nil => "<nil>".into(),
+            Value::Int(i) => i.to_string(),
+            Value::Bool(b) => b.to_string(),
+            Value::Str(s) => s.to_string(),
+            Value::Error(e) => e.to_string(),
+            Value::Struct(s) => {
+                let fs: Vec<String> = s.fields.iter().map(|c| lock(c).show()).collect();
+                format!("{{{}}}", fs.join(" "))
+            }
+            Value::Ptr(c) => match &*lock(c) {
+                v @ Value::Struct(_) => format!("&{}", v.show()),
+                _ => "(pointer)".into(),
+            },
+            Value::Slice(s) => {
+                let a = lock(&s.arr);
+                let xs: Vec<String> = a[s.off..s.off + s.len].iter().map(Value::show).collect();
+                format!("[{}]", xs.join(" "))
+            }
+            Value::Map(m) => {
+                let xs: Vec<String> = lock(m)
+                    .iter()
+                    .map(|(k, v)| format!("{}:{}", k.value().show(), v.show()))
+                    .collect();
+                format!("map[{}]", xs.join(" "))
+            }
+            Value::Chan(_) => "(chan)".into(),
+            Value::Func(_) => "(func)".into(),
+            Value::Sync(_) => "(sync)".into(),
+            Value::Timer(_) => "(timer)".into(),
+            Value::Ctx(_) => "context".into(),
+            Value::T => "(*testing.T)".into(),
+            Value::Tuple(vs) => {
+                let xs: Vec<String> = vs.iter().map(Value::show).collect();
+                xs.join(" ")
+            }
+        }
+    }
+}
+
+impl Key {
+    pub fn value(&self) -> Value {
+        match self {
+            Key::Int(i) => Value::Int(*i),
+            Key::Bool(b) => Value::Bool(*b),
+            Key::Str(s) => Value::Str(s.clone()),
+        }
+    }
+}
