@@ -147,8 +147,9 @@ impl RwMutex {
                     format!("runlock {name}: not read-locked"),
                 );
             }
-            // Go lets any goroutine release a read lock; drop the caller's if it has one.
-            let i = readers.iter().position(|h| h.gid == me).unwrap_or(0);
+            // Go lets any goroutine release a read lock; drop the caller's latest if it
+            // has one (a recursive read lock keeps the one taken first).
+            let i = readers.iter().rposition(|h| h.gid == me).unwrap_or(0);
             readers.remove(i);
             // The pending writer retries rather than being handed the lock: its retry
             // is an operation on the lock, which tells loom's DPOR that what it does next
