@@ -66,6 +66,13 @@ enum Cmd {
         #[arg(long, value_name = "A..B", value_parser = parse_seeds, conflicts_with_all = ["junit", "shard"])]
         seeds: Option<std::ops::Range<u64>>,
     },
+    /// Runs a Go kernel without a scenario file: its main (or first test) under loom
+    /// (100,000 executions at most) and PCT (1,000 schedules), expecting a pass.
+    /// Exit codes as for run.
+    Check {
+        /// The kernel: a .go file.
+        kernel: PathBuf,
+    },
     /// Replays a schedule (thread engines) or a seed (turmoil) from a report,
     /// printing the same report again.
     ///
@@ -178,6 +185,17 @@ fn main() -> ExitCode {
                 jobs: jobs
                     .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
                 shard,
+            },
+        ),
+        Cmd::Check { kernel } => run(
+            vec![kernel],
+            &RunOpts {
+                quiet: false,
+                format: Format::Text,
+                junit: None,
+                graph: None,
+                jobs: 1,
+                shard: None,
             },
         ),
         Cmd::Replay {

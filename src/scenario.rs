@@ -309,7 +309,25 @@ pub fn load(path: &std::path::Path) -> Result<Scenario, ScenarioError> {
         src: Box::new(miette::NamedSource::new(&shown, String::new())),
         span: 0..0,
     })?;
+    if path.extension().is_some_and(|x| x == "go") {
+        return kernel_check(path);
+    }
     parse(&shown, &text)
+}
+
+/// `stalemate check kernel.go` (or a `.go` file given to `run` or `replay`): the
+/// kernel's `main` (or its first test) under the default engines, expecting a pass.
+pub fn kernel_check(path: &std::path::Path) -> Result<Scenario, ScenarioError> {
+    let name = path
+        .file_name()
+        .map_or(String::new(), |n| n.to_string_lossy().into_owned());
+    let text = format!(
+        "description = \"stalemate check: the kernel under the default engines\"\n\
+         go = {name:?}\nexpect = \"pass\"\n\
+         [[engine]]\nkind = \"loom\"\niterations = 100000\n\
+         [[engine]]\nkind = \"shuttle-pct\"\nseed = 1\niterations = 1000\n"
+    );
+    parse(&path.display().to_string(), &text)
 }
 
 fn ranged(
@@ -474,7 +492,7 @@ fn subject(cx: &Ctx, raw: &RawScenario) -> Result<(&'static Model, String), Scen
             ));
         }
         (None, Some(g)) => {
-            let entry = raw.entry.as_ref().map_or("main", |e| e.get_ref().as_str());
+            let entry = raw.entry.as_ref().map(|e| e.get_ref().as_str());
             let dir = std::path::Path::new(cx.path)
                 .parent()
                 .unwrap_or(std::path::Path::new(""));

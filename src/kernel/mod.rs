@@ -78,10 +78,22 @@ pub const PROPERTIES: &[(&str, &str)] = &[
     ),
 ];
 
-/// Parses and checks the kernel at `path` (shown as given) for entry `entry`.
-pub fn parse(path: &str, text: &str, entry: &str) -> Result<Kernel, KernelError> {
+/// Parses and checks the kernel at `path` (shown as given) for entry `entry`; with
+/// none, `main`, or else the first `TestX(t *testing.T)`.
+pub fn parse(path: &str, text: &str, entry: Option<&str>) -> Result<Kernel, KernelError> {
     let file = parse::parse(path, text)?;
     check::check(&file)?;
+    let first_test = file
+        .funcs
+        .iter()
+        .find(|f| is_test(f))
+        .map(|f| f.name.clone());
+    let entry = match (entry, first_test) {
+        (Some(e), _) => e.to_string(),
+        (None, Some(t)) if !file.funcs.iter().any(|f| f.name == "main") => t,
+        (None, _) => "main".to_string(),
+    };
+    let entry = entry.as_str();
     let funcs: BTreeMap<String, Arc<Func>> = file
         .funcs
         .iter()

@@ -1,0 +1,265 @@
+//! Go kernels: the interpreter keeps Go's semantics (checked by kernels that panic on a
+//! wrong result), runtime errors and failed tests are reported with their line, every
+//! construct outside the subset is a file:line:column error, and `stalemate check`
+//! runs a kernel with no scenario file, its report ending in a replay that reproduces.
+
+use stalemate::runner::{self, Verdict};
+use stalemate::scenario::{self, Scenario};
+use std::process::{Command, Output};
+
+/// A scenario for `tests/kernels/<kernel>`, under loom and 200 random schedules.
+fn scenario(kernel: &str, expect: &str) -> Scenario {
+    let text = format!(
+        "go = \"kernels/{kernel}\"\nexpect = \"{expect}\"\n\
+         [[engine]]\nkind = \"loom\"\n\
+         [[engine]]\nkind = \"shuttle-random\"\nseed = 1\niterations = 200\n"
+    );
+    std::env::set_current_dir(env!("CARGO_MANIFEST_DIR")).unwrap();
+    scenario::parse("tests/kernel_test.toml", &text).unwrap_or_else(|e| panic!("{}", e.full()))
+}
+
+/// Runs every engine; each must give the expected result. Returns the reports found.
+fn expect(kernel: &str, key: &str) -> Vec<String> {
+    let s = scenario(kernel, key);
+    let mut reports = Vec::new();
+    for r in runner::run(&s) {
+        let d = r.engine.describe();
+        assert!(r.error.is_none(), "{kernel} / {d}: {:?}", r.error);
+        let report = r
+            .found
+            .as_ref()
+            .map(|f| f.report.clone())
+            .unwrap_or_default();
+        assert_eq!(
+            r.verdict,
+            Verdict::Ok,
+            "{kernel} / {d}: found {}\n{report}",
+            r.found_key()
+        );
+        if key == "pass" {
+            assert!(r.explored.executions > 0);
+            if r.engine.proves() {
+                assert_eq!(
+                    r.explored.stop,
+                    stalemate::Stop::Exhausted,
+                    "{kernel}: {}",
+                    r.coverage()
+                );
+            }
+        } else {
+            reports.push(report);
+        }
+    }
+    reports
+}
+
+#[test]
+fn semantics_hold_in_every_schedule() {
+    expect("semantics.go", "pass");
+}
+
+#[test]
+fn context_cancel_reaches_children_and_timeouts_expire() {
+    expect("ctx.go", "pass");
+}
+
+#[test]
+fn a_nil_map_write_is_a_panic_at_its_line() {
+    for r in expect("nil_map.go", "violation:panic") {
+        assert!(
+            r.contains("panic: assignment to entry in nil map (nil_map.go:9)"),
+            "{r}"
+        );
+    }
+}
+
+#[test]
+fn an_index_out_of_range_is_reported_as_go_does() {
+    for r in expect("index.go", "violation:panic") {
+        assert!(
+            r.contains("panic: runtime error: index out of range [5] with length 3 (index.go:6)"),
+            "{r}"
+        );
+    }
+}
+
+#[test]
+fn a_lost_cond_signal_is_a_deadlock_naming_the_cond() {
+    for r in expect("cond.go", "deadlock") {
+        assert!(r.contains("waits on Cond q.cond"), "{r}");
+        assert!(r.contains("consumer in main.func1 at cond.go:"), "{r}");
+    }
+}
+
+#[test]
+fn a_test_entry_reports_its_fatalf() {
+    for r in expect("testfail.go", "violation:test-failed") {
+        assert!(r.contains("t.Fatalf: lost update: n = 1"), "{r}");
+    }
+}
+
+fn stalemate(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_stalemate"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("run stalemate")
+}
+
+fn text(o: &Output) -> String {
+    format!(
+        "{}{}",
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    )
+}
+
+#[test]
+fn check_runs_a_kernel_without_a_scenario_and_its_replay_reproduces() {
+    let o = stalemate(&["check", "tests/kernels/semantics.go"]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    assert!(text(&o).contains("every interleaving"), "{}", text(&o));
+
+    let o = stalemate(&["check", "tests/kernels/cond.go"]);
+    let t = text(&o);
+    assert_eq!(o.status.code(), Some(1), "an unexpected deadlock: {t}");
+    let replay = t
+        .lines()
+        .find(|l| {
+            l.trim_start()
+                .starts_with("stalemate replay tests/kernels/cond.go --schedule ")
+        })
+        .unwrap_or_else(|| panic!("no replay line in:\n{t}"))
+        .trim()
+        .to_string();
+    let args: Vec<&str> = replay.split(' ').skip(1).collect();
+    let again = stalemate(&args);
+    assert_eq!(again.status.code(), Some(0), "{}", text(&again));
+    assert!(
+        text(&again).contains("waits on Cond q.cond"),
+        "{}",
+        text(&again)
+    );
+}
+
+/// Each kernel (body, `:line:col: message`, help) is refused with exit 2 by `check`.
+#[test]
+fn constructs_outside_the_subset_are_errors_at_their_place() {
+    let dir = std::env::temp_dir().join(format!("stalemate-kernel-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let cases: &[(&str, &str, &str, &str)] = &[
+        (
+            "syntax",
+            "package main\n\nfunc main() {\n\tx := \n}\n",
+            ":4:",
+            "syntax error",
+        ),
+        (
+            "import",
+            "package main\n\nimport \"net/http\"\n\nfunc main() {}\n",
+            ":3:8: import \"net/http\" is outside the subset",
+            "a kernel may import: sync, time, testing, context, errors, fmt",
+        ),
+        (
+            "member",
+            "package main\n\nimport \"time\"\n\nfunc main() {\n\t_ = time.Now()\n}\n",
+            ":6:6: time.Now is outside the Go subset",
+            "from time, a kernel may use: Sleep, After",
+        ),
+        (
+            "array",
+            "package main\n\nfunc main() {\n\tvar a [3]int\n\t_ = a\n}\n",
+            ":4:8: an array type (use a slice) is outside the Go subset",
+            "section \"Go kernels\"",
+        ),
+        (
+            "goto",
+            "package main\n\nfunc main() {\nl:\n\tgoto l\n}\n",
+            ":5:2: a goto statement is outside the Go subset",
+            "section \"Go kernels\"",
+        ),
+        (
+            "generic",
+            "package main\n\nfunc id[T any](x T) T { return x }\n\nfunc main() {}\n",
+            ":3:1: generic functions is outside the Go subset",
+            "section \"Go kernels\"",
+        ),
+        (
+            "float",
+            "package main\n\nfunc main() {\n\t_ = 1.5\n}\n",
+            ":4:6: a floating-point number is outside the Go subset",
+            "section \"Go kernels\"",
+        ),
+        (
+            "noentry",
+            "package main\n\nfunc helper() {}\n",
+            ":1:1: no entry `main`",
+            "entries of this kernel:",
+        ),
+        (
+            "pkg",
+            "package cache\n\nfunc main() {}\n",
+            ":1:1: package cache",
+            "a kernel is `package main`",
+        ),
+    ];
+    for (name, body, msg, help) in cases {
+        let p = dir.join(format!("{name}.go"));
+        std::fs::write(&p, body).unwrap();
+        let o = stalemate(&["check", p.to_str().unwrap()]);
+        let t = text(&o);
+        assert_eq!(o.status.code(), Some(2), "{name}: {t}");
+        assert!(
+            t.contains(&format!("{name}.go{msg}")),
+            "{name}: wanted `{msg}` in:\n{t}"
+        );
+        assert!(t.contains(help), "{name}: wanted help `{help}` in:\n{t}");
+        assert!(!t.contains("panicked"), "{name}: {t}");
+    }
+}
+
+#[test]
+fn scenario_errors_for_kernels_name_what_is_accepted() {
+    std::env::set_current_dir(env!("CARGO_MANIFEST_DIR")).unwrap();
+    let base = "expect = \"pass\"\n[[engine]]\nkind = \"loom\"\n";
+    let cases: &[(&str, &str, &str)] = &[
+        (
+            "go = \"kernels/semantics.go\"\nvariant = \"buggy\"\n",
+            "a Go kernel has no variant `buggy`",
+            "a kernel's only variant is `kernel`",
+        ),
+        (
+            "go = \"kernels/semantics.go\"\nmodel = \"cacher-2015\"\nvariant = \"buggy\"\n",
+            "a scenario names a model or a Go kernel, not both",
+            "remove model",
+        ),
+        (
+            "go = \"kernels/semantics.go\"\n[params]\nwatchers = 2\n",
+            "has no parameter `watchers`",
+            "parameters of go:semantics",
+        ),
+        (
+            "go = \"kernels/nope.go\"\n",
+            "cannot read the Go kernel tests/kernels/nope.go",
+            "",
+        ),
+        (
+            "model = \"cacher-2015\"\nvariant = \"buggy\"\nentry = \"TestX\"\n",
+            "`entry` is for Go kernels",
+            "add go =",
+        ),
+    ];
+    for (head, msg, help) in cases {
+        // [params] must come after the top-level keys.
+        let text = match head.split_once("[params]") {
+            Some((a, b)) => format!("{a}{base}[params]{b}"),
+            None => format!("{head}{base}"),
+        };
+        let e = match scenario::parse("tests/kernel_test.toml", &text) {
+            Ok(_) => panic!("accepted:\n{text}"),
+            Err(e) => e.full(),
+        };
+        assert!(e.contains(msg), "wanted `{msg}` in {e}");
+        assert!(e.contains(help), "wanted `{help}` in {e}");
+    }
+}

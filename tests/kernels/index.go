@@ -1,0 +1,7 @@
+package main
+
+func main() {
+	xs := []int{1, 2, 3}
+	i := 5
+	_ = xs[i]
+}
