@@ -2,7 +2,7 @@
 //! or a part of one must appear, byte for byte, in a pinned snapshot (and the scenario
 //! tests check every snapshot against what the program prints); the bad-input sample
 //! must be what the command prints; the figures quoted around the first sample must be
-//! the ones its snapshots carry.
+//! the ones its snapshots carry; the sample kernel must be the one in scenarios/goker.
 
 use std::path::Path;
 use std::process::Command;
@@ -130,5 +130,33 @@ fn the_figures_around_the_first_sample_are_its_snapshots() {
     assert!(
         md.contains(&claim),
         "README's first figures must be loom {loom} and PCT {pct}:\n{claim}"
+    );
+}
+
+#[test]
+fn the_sample_kernel_is_the_one_in_scenarios() {
+    let md = readme();
+    let start = md
+        .find("```go\npackage main")
+        .expect("the README shows a kernel")
+        + 6;
+    let end = start + md[start..].find("```").unwrap();
+    let kernel = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios/goker/kubernetes_62464.go"),
+    )
+    .unwrap();
+    assert!(
+        kernel.ends_with(&md[start..end]),
+        "the README's kernel differs from scenarios/goker/kubernetes_62464.go"
+    );
+    // The figure quoted before its report.
+    assert!(md.contains("loom finds the deadlock at its 19th execution"));
+    let snap = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/snapshots/kubernetes_62464_buggy-1.snap"),
+    )
+    .unwrap();
+    assert!(
+        snap.contains("execution 19\n"),
+        "the snapshot no longer says execution 19"
     );
 }
