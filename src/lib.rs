@@ -10,6 +10,8 @@
 //! - [`models`]: the catalogue.
 //! - [`kernel`]: Go kernels: small Go programs, parsed and interpreted as models.
 
+pub mod check;
+pub mod cli;
 mod engine;
 pub mod explore;
 pub mod go;
@@ -21,7 +23,9 @@ pub mod report;
 pub mod runner;
 pub mod scenario;
 pub mod schedule;
+pub mod testing;
 mod world;
 
+pub use check::check;
 pub use engine::{Explored, Stop};
 pub use world::{Fault, TimeMode, Turn};

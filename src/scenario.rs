@@ -741,7 +741,7 @@ fn parse_faults(
 }
 
 fn network_models() -> String {
-    let v: Vec<&str> = models::ALL
+    let v: Vec<&str> = models::all()
         .iter()
         .filter(|m| m.network.is_some())
         .map(|m| m.name)

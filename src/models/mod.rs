@@ -46,6 +46,8 @@ pub enum Build {
     Rust(fn(&str, &Params) -> ModelFn),
     /// A Go kernel, interpreted (`crate::kernel`).
     Kernel(&'static crate::kernel::Kernel),
+    /// A closure given to [`crate::check`].
+    Func(ModelFn),
 }
 
 /// A model's network side: its hosts and how to build one simulation.
@@ -96,6 +98,7 @@ impl Model {
         match &self.main {
             Build::Rust(f) => f(variant, params),
             Build::Kernel(k) => crate::kernel::build(k, params),
+            Build::Func(f) => f.clone(),
         }
     }
 
@@ -126,11 +129,34 @@ pub static ALL: &[&Model] = &[
     &cacher_modern::MODEL,
 ];
 
+/// Models a downstream crate added (`register`), after the catalogue's.
+static REGISTERED: std::sync::Mutex<Vec<&'static Model>> = std::sync::Mutex::new(Vec::new());
+
+/// Adds a model of the caller's own crate: scenario files may then name it, and the
+/// CLI (`stalemate::cli::main`) lists it. A second model of the same name is refused.
+pub fn register(m: &'static Model) -> Result<(), String> {
+    let mut r = REGISTERED.lock().unwrap_or_else(|e| e.into_inner());
+    if ALL.iter().chain(r.iter()).any(|x| x.name == m.name) {
+        if r.iter().any(|x| std::ptr::eq(*x, m)) {
+            return Ok(());
+        }
+        return Err(format!("a model named {} is registered already", m.name));
+    }
+    r.push(m);
+    Ok(())
+}
+
+/// The catalogue, then the registered models.
+pub fn all() -> Vec<&'static Model> {
+    let r = REGISTERED.lock().unwrap_or_else(|e| e.into_inner());
+    ALL.iter().copied().chain(r.iter().copied()).collect()
+}
+
 pub fn find(name: &str) -> Option<&'static Model> {
-    ALL.iter().copied().find(|m| m.name == name)
+    all().into_iter().find(|m| m.name == name)
 }
 
 /// Model names, for error messages.
 pub fn names() -> Vec<&'static str> {
-    ALL.iter().map(|m| m.name).collect()
+    all().iter().map(|m| m.name).collect()
 }
