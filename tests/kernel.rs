@@ -263,3 +263,17 @@ fn scenario_errors_for_kernels_name_what_is_accepted() {
         assert!(e.contains(help), "wanted `{help}` in {e}");
     }
 }
+
+#[test]
+fn a_loop_without_go_operations_meets_the_statement_bound() {
+    for r in expect("spin.go", "violation:step-bound") {
+        assert!(r.contains("the kernel ran 1000000 statements in one execution"), "{r}");
+    }
+}
+
+#[test]
+fn deep_recursion_is_a_panic_at_the_call_bound() {
+    for r in expect("deep.go", "violation:panic") {
+        assert!(r.contains("panic: stack overflow: more than 200 nested calls"), "{r}");
+    }
+}

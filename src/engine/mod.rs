@@ -180,10 +180,15 @@ pub(crate) fn spawn(kind: Kind, f: impl FnOnce() + Send + 'static) -> Join {
 /// process. loom's threads end with a `generator` "done" panic that generator's own
 /// hook filters out; shuttle's hook reports every panic it sees. Shuttle's must be
 /// installed first, so that generator's filter wraps it and sees those panics first.
+/// Each goroutine's stack under shuttle, as under the vendored loom: 1 MiB, room for
+/// an interpreted Go kernel's calls (see `kernel::interp::MAX_DEPTH`).
+pub(crate) const STACK_BYTES: usize = 1 << 20;
+
 pub(crate) fn init() {
     static ONCE: std::sync::Once = std::sync::Once::new();
     ONCE.call_once(|| {
         let mut config = shuttle::Config::new();
+        config.stack_size = STACK_BYTES;
         config.failure_persistence = shuttle::FailurePersistence::None;
         shuttle::Runner::new(shuttle::scheduler::RoundRobinScheduler::new(1), config).run(|| {});
         let mut b = loom::model::Builder::new();

@@ -137,6 +137,7 @@ fn run<S: Scheduler + 'static>(
         explores_data,
     };
     let mut config = shuttle::Config::new();
+    config.stack_size = super::STACK_BYTES;
     config.failure_persistence = shuttle::FailurePersistence::None;
     config.silence_warnings = true;
     config.max_steps = shuttle::MaxSteps::FailAfter(1_000_000);

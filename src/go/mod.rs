@@ -54,6 +54,11 @@ impl Go {
         self.w.relabel(place);
     }
 
+    /// The execution's step bound (`[bounds] max_steps`).
+    pub(crate) fn step_bound(&self) -> usize {
+        self.w.lock().max_steps
+    }
+
     /// Adds a line to the trace (an etcd error, a watch window expiring): something
     /// the model decided that is no Go operation. Not a scheduling point.
     pub fn note(&self, text: impl Into<String>) {

@@ -30,6 +30,8 @@ pub struct Rt {
     pub params: BTreeMap<String, i64>,
     pub globals: Env,
     pub next_g: AtomicUsize,
+    /// Statements run in this execution, against `statement_bound`.
+    pub statements: AtomicUsize,
     pub canceled: Value,
     pub deadline: Value,
 }
@@ -39,7 +41,20 @@ pub struct I<'a> {
     pub go: &'a Go,
     /// The name a primitive made now takes (`ch := make(chan int)` names it `ch`).
     hint: std::cell::RefCell<Option<String>>,
+    /// Nested calls now running in this goroutine.
+    depth: std::cell::Cell<usize>,
 }
+
+/// Nested calls a goroutine may make: the engines' stacks are 1 MiB, and an
+/// interpreted call takes a few KiB of it. Go's own bound is 1 GB of stack.
+pub const MAX_DEPTH: usize = 200;
+
+/// Statements an execution may run per step of its step bound: a loop with no Go
+/// operation in it never reaches the step bound, and must not run forever.
+pub const STATEMENTS_PER_STEP: usize = 100;
+
+/// The largest slice `make` may build: kernels are skeletons, not workloads.
+const MAX_MAKE: i64 = 1 << 16;
 
 struct Frame {
     name: Arc<str>,
@@ -79,6 +94,7 @@ impl<'a> I<'a> {
             rt,
             go,
             hint: Default::default(),
+            depth: Default::default(),
         }
     }
 
@@ -145,7 +161,19 @@ impl<'a> I<'a> {
         }
     }
 
-    fn invoke(&self, func: &Arc<Func>, env: Env, mut args: Vec<Value>) -> R<Value> {
+    fn invoke(&self, func: &Arc<Func>, env: Env, args: Vec<Value>) -> R<Value> {
+        if self.depth.get() >= MAX_DEPTH {
+            return Err(Panic(format!(
+                "stack overflow: more than {MAX_DEPTH} nested calls (stalemate's bound; Go's is 1 GB of stack)"
+            )));
+        }
+        self.depth.set(self.depth.get() + 1);
+        let r = self.invoke_inner(func, env, args);
+        self.depth.set(self.depth.get() - 1);
+        r
+    }
+
+    fn invoke_inner(&self, func: &Arc<Func>, env: Env, mut args: Vec<Value>) -> R<Value> {
         let n = func.params.len();
         if func.variadic && args.len() >= n.saturating_sub(1) {
             let rest = args.split_off(n - 1);
@@ -216,6 +244,13 @@ impl<'a> I<'a> {
 
     fn stmt(&self, s: &Stmt, env: &Env, fr: &mut Frame) -> R<Flow> {
         self.at(fr, s.pos);
+        let n = self.rt.statements.fetch_add(1, Ordering::Relaxed);
+        let bound = self.go.step_bound().saturating_mul(STATEMENTS_PER_STEP);
+        if n >= bound {
+            self.go.check("step-bound", false, || {
+                format!("the kernel ran {bound} statements in one execution ({STATEMENTS_PER_STEP} per step of max_steps): a loop with no Go operation in it, or a bound too small")
+            });
+        }
         self.stmt_inner(s, env, fr)
             .map_err(|e| self.with_pos(s.pos, e))
     }
@@ -244,7 +279,9 @@ impl<'a> I<'a> {
             }
             S::Var(names, ty, vals) => {
                 if vals.is_empty() {
-                    let ty = ty.as_ref().expect("var without a type or a value");
+                    let Some(ty) = ty.as_ref() else {
+                        return Err(Panic("var without a type or a value".into()));
+                    };
                     for n in names {
                         let z = self.zero(ty, Some(n.clone()), s.pos)?;
                         env.define(n, z);
@@ -1249,10 +1286,10 @@ impl<'a> I<'a> {
                     return Ok(v);
                 }
                 if self.k().types.contains_key(n) || is_basic(n) {
-                    return self.eval(&args[0], env);
+                    return self.convert(args, env);
                 }
             }
-            E::Type(_) => return self.eval(&args[0], env),
+            E::Type(_) => return self.convert(args, env),
             E::Sel(x, name) => {
                 if let E::Ident(pkg) = &x.kind
                     && env.lookup(pkg).is_none()
@@ -1269,7 +1306,24 @@ impl<'a> I<'a> {
         self.call(&fv, vs)
     }
 
+    /// `T(x)`: every conversion the subset has keeps the value.
+    fn convert(&self, args: &[Expr], env: &Env) -> R<Value> {
+        match args {
+            [x] => self.eval(x, env),
+            _ => Err(Panic("a conversion takes exactly one argument".into())),
+        }
+    }
+
     fn builtin(&self, n: &str, args: &[Expr], spread: bool, env: &Env, p: Pos) -> R<Option<Value>> {
+        let least = match n {
+            "len" | "cap" | "append" | "close" | "panic" | "new" | "make" => 1,
+            "delete" => 2,
+            "print" | "println" => 0,
+            _ => return Ok(None),
+        };
+        if args.len() < least {
+            return Err(Panic(format!("not enough arguments in call to {n}")));
+        }
         let ev = |i: usize| self.eval(&args[i], env);
         Ok(Some(match n {
             "len" | "cap" => match ev(0)? {
@@ -1334,7 +1388,10 @@ impl<'a> I<'a> {
                             None => n,
                         };
                         let mut vs = Vec::new();
-                        for _ in 0..cap.max(0) {
+                        if n < 0 || cap < n || cap > MAX_MAKE {
+                            return Err(rt_err("makeslice: len out of range"));
+                        }
+                        for _ in 0..cap {
                             vs.push(self.zero(&elem, None, p)?);
                         }
                         let mut s = match slice_of(vs) {

@@ -198,6 +198,7 @@ pub fn build(k: &'static Kernel, params: &Params) -> ModelFn {
             params: params.clone(),
             globals: Env::new(None),
             next_g: AtomicUsize::new(2),
+            statements: AtomicUsize::new(0),
             canceled: Value::Error(Arc::from("context canceled")),
             deadline: Value::Error(Arc::from("context deadline exceeded")),
         });

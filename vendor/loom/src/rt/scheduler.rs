@@ -132,6 +132,9 @@ impl Scheduler {
     }
 }
 
+/// Each thread's stack, in words: 1 MiB.
+const STACK_WORDS: usize = (1 << 20) / std::mem::size_of::<usize>();
+
 fn spawn_thread(f: Box<dyn FnOnce()>, stack_size: Option<usize>) -> Thread {
     let body = move || {
         loop {
@@ -147,9 +150,11 @@ fn spawn_thread(f: Box<dyn FnOnce()>, stack_size: Option<usize>) -> Thread {
 
         generator::done!();
     };
+    // stalemate: 1 MiB stacks by default (generator's is 32 KiB), for deep model code
+    // such as an interpreted Go kernel's calls. See vendor/PATCHES.md.
     let mut g = match stack_size {
         Some(stack_size) => Gn::new_opt(stack_size, body),
-        None => Gn::new(body),
+        None => Gn::new_opt(STACK_WORDS, body),
     };
     g.resume();
     g.set_para(Some(f));
