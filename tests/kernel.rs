@@ -9,8 +9,12 @@ use std::process::{Command, Output};
 
 /// A scenario for `tests/kernels/<kernel>`, under loom and 200 random schedules.
 fn scenario(kernel: &str, expect: &str) -> Scenario {
+    scenario_with(kernel, expect, "")
+}
+
+fn scenario_with(kernel: &str, expect: &str, extra: &str) -> Scenario {
     let text = format!(
-        "go = \"kernels/{kernel}\"\nexpect = \"{expect}\"\n\
+        "go = \"kernels/{kernel}\"\nexpect = \"{expect}\"\n{extra}\n\
          [[engine]]\nkind = \"loom\"\n\
          [[engine]]\nkind = \"shuttle-random\"\nseed = 1\niterations = 200\n"
     );
@@ -20,7 +24,11 @@ fn scenario(kernel: &str, expect: &str) -> Scenario {
 
 /// Runs every engine; each must give the expected result. Returns the reports found.
 fn expect(kernel: &str, key: &str) -> Vec<String> {
-    let s = scenario(kernel, key);
+    expect_with(kernel, key, "")
+}
+
+fn expect_with(kernel: &str, key: &str, extra: &str) -> Vec<String> {
+    let s = scenario_with(kernel, key, extra);
     let mut reports = Vec::new();
     for r in runner::run(&s) {
         let d = r.engine.describe();
@@ -267,13 +275,27 @@ fn scenario_errors_for_kernels_name_what_is_accepted() {
 #[test]
 fn a_loop_without_go_operations_meets_the_statement_bound() {
     for r in expect("spin.go", "violation:step-bound") {
-        assert!(r.contains("the kernel ran 1000000 statements in one execution"), "{r}");
+        assert!(
+            r.contains("the kernel ran 1000000 statements in one execution"),
+            "{r}"
+        );
     }
 }
 
 #[test]
 fn deep_recursion_is_a_panic_at_the_call_bound() {
     for r in expect("deep.go", "violation:panic") {
-        assert!(r.contains("panic: stack overflow: more than 200 nested calls"), "{r}");
+        assert!(
+            r.contains("panic: stack overflow: more than 200 nested calls"),
+            "{r}"
+        );
     }
+}
+
+#[test]
+fn kernel_timers_follow_the_time_mode() {
+    for r in expect("timeout.go", "violation:panic") {
+        assert!(r.contains("the 5s timeout fired before"), "{r}");
+    }
+    expect_with("timeout.go", "pass", "[time]\nmode = \"virtual\"");
 }

@@ -149,6 +149,15 @@ fn the_sample_kernel_is_the_one_in_scenarios() {
         kernel.ends_with(&md[start..end]),
         "the README's kernel differs from scenarios/goker/kubernetes_62464.go"
     );
+    // Its scenario file, as shown.
+    let toml = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios/goker/kubernetes_62464_buggy.toml"),
+    )
+    .unwrap();
+    assert!(
+        md.contains(&format!("```toml\n{toml}```")),
+        "the README's scenario file differs from scenarios/goker/kubernetes_62464_buggy.toml"
+    );
     // The figure quoted before its report.
     assert!(md.contains("loom finds the deadlock at its 19th execution"));
     let snap = std::fs::read_to_string(

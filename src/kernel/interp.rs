@@ -334,7 +334,15 @@ impl<'a> I<'a> {
                 let fv = self.eval(f, env)?;
                 let args = self.args(args, *spread, env)?;
                 let n = self.rt.next_g.fetch_add(1, Ordering::Relaxed);
-                let name = name.clone().unwrap_or_else(|| format!("G{n}"));
+                // Named as Go's tracebacks number goroutines, with the function it runs.
+                let name = name.clone().unwrap_or_else(|| match &fv {
+                    Value::Func(c) => match &**c {
+                        Callable::Go(f, _) | Callable::Method(f, _) => format!("G{n} {}", f.name),
+                        Callable::Lib(_, m) => format!("G{n} {m}"),
+                        Callable::Cancel(_) => format!("G{n} context.CancelFunc"),
+                    },
+                    _ => format!("G{n}"),
+                });
                 let rt = self.rt.clone();
                 self.go.go(&name, move |g| I::new(&rt, &g).run(fv, args));
             }
