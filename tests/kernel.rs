@@ -7,11 +7,8 @@ use stalemate::runner::{self, Verdict};
 use stalemate::scenario::{self, Scenario};
 use std::process::{Command, Output};
 
-/// A scenario for `tests/kernels/<kernel>`, under loom and 200 random schedules.
-fn scenario(kernel: &str, expect: &str) -> Scenario {
-    scenario_with(kernel, expect, "")
-}
-
+/// A scenario for `tests/kernels/<kernel>` (with `extra` TOML), under loom and 200
+/// random schedules.
 fn scenario_with(kernel: &str, expect: &str, extra: &str) -> Scenario {
     let text = format!(
         "go = \"kernels/{kernel}\"\nexpect = \"{expect}\"\n{extra}\n\
