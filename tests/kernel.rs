@@ -196,6 +196,18 @@ fn constructs_outside_the_subset_are_errors_at_their_place() {
             "section \"Go kernels\"",
         ),
         (
+            "undefined",
+            "package main\n\nfunc main() {\n\tgo func() {\n\t\tcount++\n\t}()\n}\n",
+            ":5:3: undefined: count",
+            "a name must be declared in the kernel",
+        ),
+        (
+            "undeftype",
+            "package main\n\ntype T struct {\n\tx Event\n}\n\nfunc main() {}\n",
+            ":3:6: undefined: Event",
+            "a name must be declared in the kernel",
+        ),
+        (
             "noentry",
             "package main\n\nfunc helper() {}\n",
             ":1:1: no entry `main`",
@@ -295,4 +307,16 @@ fn kernel_timers_follow_the_time_mode() {
         assert!(r.contains("the 5s timeout fired before"), "{r}");
     }
     expect_with("timeout.go", "pass", "[time]\nmode = \"virtual\"");
+}
+
+#[test]
+fn an_empty_select_blocks_forever() {
+    for r in expect("select_forever.go", "leak") {
+        assert!(
+            r.contains(
+                "parked in main.func1 at select_forever.go:6 waits for select {} (blocks forever)"
+            ),
+            "{r}"
+        );
+    }
 }

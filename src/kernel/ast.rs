@@ -156,7 +156,8 @@ pub struct File {
     /// The file name alone, as reports cite it (`watch_mux.go:41`).
     pub short: String,
     pub imports: Vec<String>,
-    pub types: Vec<(String, Type)>,
+    /// Declared types, with where each is declared.
+    pub types: Vec<(String, Type, Pos)>,
     pub consts: Vec<(String, Expr)>,
     pub vars: Vec<(Vec<String>, Option<Type>, Vec<Expr>)>,
     pub funcs: Vec<Arc<Func>>,

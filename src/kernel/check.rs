@@ -1,8 +1,19 @@
 //! What the grammar accepts but the interpreter does not: library members outside
-//! the subset. Checked before any run, so they are errors at their line and column.
+//! the subset, and names nothing defines (a typo would otherwise be found only by an
+//! engine, as a runtime panic). Checked before any run, so they are errors at their
+//! line and column.
 
 use super::KernelError;
 use super::ast::*;
+use std::cell::RefCell;
+use std::collections::BTreeSet;
+
+/// Names every kernel has: builtins, constants and the basic types.
+const UNIVERSE: &[&str] = &[
+    "append", "cap", "close", "delete", "len", "make", "new", "panic", "print", "println", "true",
+    "false", "nil", "int", "int8", "int16", "int32", "int64", "uint", "uint8", "uint16", "uint32",
+    "uint64", "uintptr", "byte", "rune", "string", "bool", "error", "any",
+];
 
 /// The members of each importable package a kernel may use.
 pub const MEMBERS: &[(&str, &[&str])] = &[
@@ -61,14 +72,28 @@ pub const MEMBERS: &[(&str, &[&str])] = &[
 
 struct C<'a> {
     f: &'a File,
+    /// Package-level names: functions, types, constants, variables, imports.
+    globals: BTreeSet<String>,
+    /// The block scopes open where the walk is, innermost last.
+    scopes: RefCell<Vec<Vec<String>>>,
 }
 
 type R = Result<(), KernelError>;
 
 pub fn check(f: &File) -> R {
-    let c = C { f };
-    for (_, t) in &f.types {
-        c.ty(t, Pos::default())?;
+    let mut globals: BTreeSet<String> = UNIVERSE.iter().map(|s| s.to_string()).collect();
+    globals.extend(f.funcs.iter().map(|x| x.name.clone()));
+    globals.extend(f.types.iter().map(|t| t.0.clone()));
+    globals.extend(f.consts.iter().map(|c| c.0.clone()));
+    globals.extend(f.vars.iter().flat_map(|v| v.0.iter().cloned()));
+    globals.extend(f.imports.iter().cloned());
+    let c = C {
+        f,
+        globals,
+        scopes: RefCell::new(Vec::new()),
+    };
+    for (_, t, p) in &f.types {
+        c.ty(t, *p)?;
     }
     for (_, e) in &f.consts {
         c.expr(e)?;
@@ -88,6 +113,69 @@ pub fn check(f: &File) -> R {
 }
 
 impl C<'_> {
+    fn open(&self) {
+        self.scopes.borrow_mut().push(Vec::new());
+    }
+
+    fn close(&self) {
+        self.scopes.borrow_mut().pop();
+    }
+
+    fn define(&self, name: &str) {
+        if let Some(s) = self.scopes.borrow_mut().last_mut() {
+            s.push(name.to_string());
+        }
+    }
+
+    fn defined(&self, name: &str) -> bool {
+        name == "_"
+            || self.globals.contains(name)
+            || self
+                .scopes
+                .borrow()
+                .iter()
+                .any(|s| s.iter().any(|n| n == name))
+    }
+
+    fn undefined(&self, name: &str, p: Pos) -> R {
+        if self.defined(name) {
+            return Ok(());
+        }
+        Err(KernelError::at(
+            &self.f.path,
+            p,
+            format!("undefined: {name}"),
+            Some("a name must be declared in the kernel, be a parameter or local in scope, or be one of Go's builtins".into()),
+        ))
+    }
+
+    /// Defines the names a `:=` or range or select case introduces; checks the others.
+    fn targets(&self, ts: &[&Expr], define: bool) -> R {
+        for t in ts {
+            match (&t.kind, define) {
+                (E::Ident(n), true) => self.define(n),
+                _ => self.expr(t)?,
+            }
+        }
+        Ok(())
+    }
+
+    /// A struct type's literal keys are field names, not expressions.
+    fn is_struct(&self, t: &Type) -> bool {
+        let mut t = t;
+        for _ in 0..32 {
+            match t {
+                Type::Struct(_) => return true,
+                Type::Name(n) => match self.f.types.iter().find(|x| x.0 == *n) {
+                    Some((_, u, _)) => t = u,
+                    None => return false,
+                },
+                _ => return false,
+            }
+        }
+        false
+    }
+
     fn member(&self, pkg: &str, name: &str, p: Pos) -> R {
         if !self.f.imports.iter().any(|i| i == pkg) {
             return Ok(());
@@ -109,6 +197,7 @@ impl C<'_> {
 
     fn ty(&self, t: &Type, p: Pos) -> R {
         match t {
+            Type::Name(n) => self.undefined(n, p),
             Type::Pkg(pkg, n) => self.member(pkg, n, p),
             Type::Ptr(x) | Type::Slice(x) | Type::Chan(x) => self.ty(x, p),
             Type::Map(k, v) => {
@@ -121,10 +210,29 @@ impl C<'_> {
     }
 
     fn func(&self, f: &Func) -> R {
-        for (_, t) in f.params.iter().chain(&f.named_results) {
+        self.open();
+        let r = self.func_body(f);
+        self.close();
+        r
+    }
+
+    fn func_body(&self, f: &Func) -> R {
+        if let Some((v, _)) = &f.recv {
+            self.define(v);
+        }
+        for (n, t) in f.params.iter().chain(&f.named_results) {
             self.ty(t, f.pos)?;
+            self.define(n);
         }
         self.stmts(&f.body)
+    }
+
+    /// Checks `body` in a scope of its own.
+    fn scoped(&self, body: impl FnOnce() -> R) -> R {
+        self.open();
+        let r = body();
+        self.close();
+        r
     }
 
     fn stmts(&self, ss: &[Stmt]) -> R {
@@ -142,70 +250,88 @@ impl C<'_> {
     fn stmt(&self, s: &Stmt) -> R {
         match &s.kind {
             S::Expr(e) | S::Go(e, _) | S::Defer(e) => self.expr(e),
-            S::Define(_, es) | S::Return(es) => self.exprs(es),
+            S::Return(es) => self.exprs(es),
+            S::Define(names, es) => {
+                self.exprs(es)?;
+                names.iter().for_each(|n| self.define(n));
+                Ok(())
+            }
             S::Assign(a, _, b) => {
                 self.exprs(a)?;
                 self.exprs(b)
             }
             S::IncDec(e, _) => self.expr(e),
-            S::Var(_, t, es) => {
+            S::Var(names, t, es) => {
                 if let Some(t) = t {
                     self.ty(t, s.pos)?;
                 }
-                self.exprs(es)
+                self.exprs(es)?;
+                names.iter().for_each(|n| self.define(n));
+                Ok(())
             }
-            S::Const(cs) => cs.iter().try_for_each(|(_, e)| self.expr(e)),
+            S::Const(cs) => cs.iter().try_for_each(|(n, e)| {
+                self.expr(e)?;
+                self.define(n);
+                Ok(())
+            }),
             S::Send(a, b) => {
                 self.expr(a)?;
                 self.expr(b)
             }
-            S::If(i, c, t, e) => {
+            S::If(i, c, t, e) => self.scoped(|| {
                 self.opt(i)?;
                 self.expr(c)?;
-                self.stmts(t)?;
+                self.scoped(|| self.stmts(t))?;
                 self.opt(e)
-            }
-            S::For(i, c, p, b, _) => {
+            }),
+            S::For(i, c, p, b, _) => self.scoped(|| {
                 self.opt(i)?;
                 if let Some(c) = c {
                     self.expr(c)?;
                 }
                 self.opt(p)?;
-                self.stmts(b)
-            }
-            S::Range(k, v, _, e, b, _) => {
-                for x in [k, v].into_iter().flatten() {
-                    self.expr(x)?;
-                }
+                self.scoped(|| self.stmts(b))
+            }),
+            S::Range(k, v, define, e, b, _) => {
                 self.expr(e)?;
-                self.stmts(b)
+                self.scoped(|| {
+                    let ts: Vec<&Expr> = [k, v].into_iter().flatten().collect();
+                    self.targets(&ts, *define)?;
+                    self.stmts(b)
+                })
             }
-            S::Switch(i, t, cs, _) => {
+            S::Switch(i, t, cs, _) => self.scoped(|| {
                 self.opt(i)?;
                 if let Some(t) = t {
                     self.expr(t)?;
                 }
                 for c in cs {
                     self.exprs(&c.values)?;
-                    self.stmts(&c.body)?;
+                    self.scoped(|| self.stmts(&c.body))?;
                 }
                 Ok(())
-            }
+            }),
             S::Select(cs, _) => {
                 for c in cs {
-                    match &c.comm {
-                        Some(Comm::Send(a, b)) => {
-                            self.expr(a)?;
-                            self.expr(b)?;
+                    self.scoped(|| {
+                        match &c.comm {
+                            Some(Comm::Send(a, b)) => {
+                                self.expr(a)?;
+                                self.expr(b)?;
+                            }
+                            Some(Comm::Recv(ts, define, e)) => {
+                                self.expr(e)?;
+                                let ts: Vec<&Expr> = ts.iter().collect();
+                                self.targets(&ts, *define)?;
+                            }
+                            None => {}
                         }
-                        Some(Comm::Recv(_, _, e)) => self.expr(e)?,
-                        None => {}
-                    }
-                    self.stmts(&c.body)?;
+                        self.stmts(&c.body)
+                    })?;
                 }
                 Ok(())
             }
-            S::Block(b) => self.stmts(b),
+            S::Block(b) => self.scoped(|| self.stmts(b)),
             S::Break(_) | S::Continue(_) | S::Empty => Ok(()),
         }
     }
@@ -236,8 +362,11 @@ impl C<'_> {
             }
             E::Composite(t, els) => {
                 self.ty(t, e.pos)?;
+                let fields = self.is_struct(t);
                 for (k, v) in els {
-                    if let Some(k) = k {
+                    if let Some(k) = k
+                        && !fields
+                    {
                         self.expr(k)?;
                     }
                     self.expr(v)?;
@@ -246,7 +375,8 @@ impl C<'_> {
             }
             E::Func(f) => self.func(f),
             E::Type(t) | E::Assert(_, t) => self.ty(t, e.pos),
-            E::Ident(_) | E::Int(_) | E::Str(_) | E::Nil => Ok(()),
+            E::Ident(n) => self.undefined(n, e.pos),
+            E::Int(_) | E::Str(_) | E::Nil => Ok(()),
         }
     }
 }

@@ -116,7 +116,11 @@ pub fn parse(path: &str, text: &str, entry: Option<&str>) -> Result<Kernel, Kern
     };
     let entry = e.clone();
     Ok(Kernel {
-        types: file.types.iter().cloned().collect(),
+        types: file
+            .types
+            .iter()
+            .map(|(n, t, _)| (n.clone(), t.clone()))
+            .collect(),
         methods: file
             .methods
             .iter()

@@ -111,7 +111,7 @@ pub fn parse(path: &str, text: &str) -> R<File> {
                     }
                     let name = p.text(p.field(s, "name")?).to_string();
                     let ty = p.ty(p.field(s, "type")?)?;
-                    file.types.push((name, ty));
+                    file.types.push((name, ty, pos(s)));
                 }
             }
             "const_declaration" => {

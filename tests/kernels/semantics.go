@@ -181,5 +181,51 @@ outer:
 		once.Do(func() { k++ })
 	}
 	expect("once", k, 1)
+	// Channels of channels; a nil channel is never ready; a tagless switch.
+	reqs := make(chan chan int, 1)
+	reply := make(chan int, 1)
+	reqs <- reply
+	r := <-reqs
+	r <- 5
+	var nilc chan int
+	got := 0
+	select {
+	case v := <-nilc:
+		got = v
+	case v := <-reply:
+		got = v
+	}
+	switch {
+	case got < 5:
+		panic("tagless switch")
+	case got == 5:
+	default:
+		panic("tagless switch default")
+	}
+
+	// Ranges over a map (key order here) and a string; type assertions; wrapped errors.
+	keys := ""
+	for k, v := range map[string]int{"b": 2, "a": 1} {
+		keys += fmt.Sprintf("%s%d", k, v)
+	}
+	if keys != "a1b2" {
+		panic("map range: " + keys)
+	}
+	runes := 0
+	for range "héllo" {
+		runes++
+	}
+	expect("string range", runes, 5)
+	var sh Shape = sq
+	if q, ok := sh.(*Square); !ok || q.side != 3 {
+		panic("type assertion")
+	}
+	if _, ok := sh.(Rect); ok {
+		panic("a *Square is no Rect")
+	}
+	err = fmt.Errorf("lookup: %v", ErrNotFound)
+	if errors.Is(err, ErrNotFound) || err.Error() != "lookup: not found" {
+		panic("Errorf makes a new error (no %w in the subset)")
+	}
 	fmt.Println("semantics: all checks passed")
 }
