@@ -64,3 +64,37 @@ fn run_writes_one_dot_file_per_deadlock_found() {
         "{two}"
     );
 }
+
+/// Graphviz's escaping of SVG text.
+fn svg_text(s: &str) -> String {
+    s.replace('&', "&amp;")
+        .replace('-', "&#45;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+}
+
+#[test]
+fn the_readme_svg_is_the_pinned_graph_rendered() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let snap = std::fs::read_to_string(root.join("tests/snapshots/cacher_2015_buggy-2-graph.snap"))
+        .unwrap();
+    let svg = std::fs::read_to_string(root.join("docs/cacher_2015_buggy-2.svg")).unwrap();
+    let readme = std::fs::read_to_string(root.join("README.md")).unwrap();
+    assert!(
+        readme.contains("](docs/cacher_2015_buggy-2.svg)"),
+        "the README shows the SVG"
+    );
+    let labels: Vec<&str> = snap
+        .split("label=\"")
+        .skip(1)
+        .map(|l| l.split('"').next().unwrap())
+        .collect();
+    assert_eq!(labels.len(), 11, "six nodes and five edges");
+    for l in labels {
+        assert!(
+            svg.contains(&format!(">{}<", svg_text(l))),
+            "the SVG lacks `{l}`: render the pinned DOT again (dot -Tsvg)"
+        );
+    }
+}
