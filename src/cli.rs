@@ -65,8 +65,10 @@ enum Cmd {
         /// Instead of the scenarios' own seeds, run each seeded engine (shuttle-random,
         /// shuttle-pct) once per seed in A..B and print how many schedules each seed
         /// needed to find the violation: min / median / max, and the seeds that found
-        /// nothing. For choosing an engine and a budget.
-        #[arg(long, value_name = "A..B", value_parser = parse_seeds, conflicts_with_all = ["junit", "shard"])]
+        /// nothing. For choosing an engine and a budget. The seeds run on --jobs
+        /// threads; with --shard K/N only every Nth seed from the Kth, so N machines
+        /// split one range, each seed giving what it gives alone.
+        #[arg(long, value_name = "A..B", value_parser = parse_seeds, conflicts_with_all = ["junit"])]
         seeds: Option<std::ops::Range<u64>>,
     },
     /// Runs a Go kernel without a scenario file: its main (or first test) under loom
@@ -120,19 +122,36 @@ fn parse_seeds(s: &str) -> Result<std::ops::Range<u64>, String> {
     Ok(a..b)
 }
 
-/// `--seeds A..B`: schedules to the first violation per seed, per seeded engine.
-fn seed_stats(paths: Vec<PathBuf>, seeds: std::ops::Range<u64>) -> ExitCode {
+/// The machine's cores: the default for `--jobs`.
+fn cores() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
+/// `--seeds A..B`: schedules to the first violation per seed, per seeded engine; with
+/// a shard, only the seeds at positions K-1, K-1+N, ... of the range.
+fn seed_stats(
+    paths: Vec<PathBuf>,
+    seeds: std::ops::Range<u64>,
+    jobs: usize,
+    shard: Option<(usize, usize)>,
+) -> ExitCode {
     let scenarios = match load_all(paths) {
         Ok(s) => s,
         Err(code) => return ExitCode::from(code),
     };
+    let (k, n) = shard.unwrap_or((1, 1));
+    let mine: Vec<u64> = seeds.clone().skip(k - 1).step_by(n).collect();
+    let which = match shard {
+        Some((k, n)) => format!(", shard {k}/{n}: {} of them", mine.len()),
+        None => String::new(),
+    };
     for s in &scenarios {
         println!(
-            "== {} ({}): expect {}, seeds {}..{}",
+            "== {} ({}): expect {}, seeds {}..{}{which}",
             s.name, s.path, s.expect, seeds.start, seeds.end
         );
         for (i, spec) in s.engines.iter().enumerate() {
-            let Some(stats) = runner::seed_stats(s, i + 1, seeds.clone()) else {
+            let Some(stats) = runner::seed_stats(s, i + 1, &mine, jobs) else {
                 println!(
                     "   engine {}: {} has no seed",
                     i + 1,
@@ -174,8 +193,10 @@ pub fn main(models: &[&'static Model]) -> ExitCode {
         Cmd::Run {
             paths,
             seeds: Some(seeds),
+            jobs,
+            shard,
             ..
-        } => seed_stats(paths, seeds),
+        } => seed_stats(paths, seeds, jobs.unwrap_or_else(cores), shard),
         Cmd::Run {
             paths,
             quiet,
@@ -192,8 +213,7 @@ pub fn main(models: &[&'static Model]) -> ExitCode {
                 format,
                 junit,
                 graph,
-                jobs: jobs
-                    .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
+                jobs: jobs.unwrap_or_else(cores),
                 shard,
             },
         ),

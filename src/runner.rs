@@ -511,25 +511,36 @@ fn reseeded(e: &Engine, seed: u64) -> Option<Engine> {
     }
 }
 
-/// Runs engine `engine_no` of a scenario once per seed in `seeds`; `None` if that
-/// engine takes no seed. A seed counts as finding only the expected violation.
-pub fn seed_stats(
-    s: &Scenario,
-    engine_no: usize,
-    seeds: std::ops::Range<u64>,
-) -> Option<SeedStats> {
+/// Runs engine `engine_no` of a scenario once per seed in `seeds`, on `jobs` threads;
+/// `None` if that engine takes no seed. A seed counts as finding only the expected
+/// violation. Each seed's exploration is its own, so the counts (in `seeds` order) are
+/// the same for any `jobs`, and for any split of the seeds across machines.
+pub fn seed_stats(s: &Scenario, engine_no: usize, seeds: &[u64], jobs: usize) -> Option<SeedStats> {
     let base = &s.engines[engine_no - 1].engine;
     reseeded(base, 0)?;
-    let mut counts = Vec::new();
-    for seed in seeds {
-        let mut one = s.clone();
-        one.engines[engine_no - 1].engine = reseeded(base, seed)?;
-        let r = run_engine(&one, engine_no, None);
-        let hit = r.found.is_some() && r.verdict == Verdict::Ok;
-        counts.push((seed, hit.then_some(r.explored.executions)));
-    }
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let done = std::sync::Mutex::new(Vec::new());
+    std::thread::scope(|scope| {
+        for _ in 0..jobs.clamp(1, seeds.len().max(1)) {
+            scope.spawn(|| {
+                loop {
+                    let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                    let Some(&seed) = seeds.get(i) else { break };
+                    let mut one = s.clone();
+                    one.engines[engine_no - 1].engine =
+                        reseeded(base, seed).expect("checked: a seeded engine");
+                    let r = run_engine(&one, engine_no, None);
+                    let hit = r.found.is_some() && r.verdict == Verdict::Ok;
+                    let mut d = done.lock().unwrap_or_else(|e| e.into_inner());
+                    d.push((i, seed, hit.then_some(r.explored.executions)));
+                }
+            });
+        }
+    });
+    let mut done = done.into_inner().unwrap_or_else(|e| e.into_inner());
+    done.sort_unstable();
     Some(SeedStats {
         engine: base.clone(),
-        counts,
+        counts: done.into_iter().map(|(_, seed, n)| (seed, n)).collect(),
     })
 }

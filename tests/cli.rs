@@ -612,3 +612,48 @@ fn seeds_print_schedules_to_the_violation_per_seed() {
     assert_eq!(bad.status.code(), Some(2));
     assert!(text(&bad).contains("is not a seed range"));
 }
+
+/// The `seed:schedules` pairs of the PCT line of a `--seeds` run.
+fn seed_pairs(args: &[&str]) -> Vec<String> {
+    let o = stalemate(args);
+    let t = text(&o);
+    assert_eq!(o.status.code(), Some(0), "{t}");
+    let line = t
+        .lines()
+        .find(|l| l.contains("shuttle-pct:"))
+        .unwrap_or_else(|| panic!("no PCT line in {t}"));
+    line.rsplit("seed:schedules ")
+        .next()
+        .unwrap()
+        .trim_end_matches(')')
+        .split(' ')
+        .map(str::to_string)
+        .collect()
+}
+
+#[test]
+fn a_seed_range_splits_over_threads_and_shards_with_the_same_results() {
+    let base = ["run", "scenarios/cacher_2015_buggy.toml", "--seeds", "1..7"];
+    let with = |extra: &[&'static str]| {
+        let mut a: Vec<&str> = base.to_vec();
+        a.extend_from_slice(extra);
+        seed_pairs(&a)
+    };
+    let one = with(&["--jobs", "1"]);
+    assert_eq!(one.len(), 6);
+    assert_eq!(with(&["--jobs", "2"]), one, "threads change nothing");
+    let mut shards = with(&["--shard", "1/3"]);
+    assert_eq!(
+        shards.len(),
+        2,
+        "every third seed from the first: {shards:?}"
+    );
+    shards.extend(with(&["--shard", "2/3", "--jobs", "2"]));
+    shards.extend(with(&["--shard", "3/3"]));
+    let seed = |p: &String| p.split(':').next().unwrap().parse::<u64>().unwrap();
+    shards.sort_by_key(seed);
+    assert_eq!(
+        shards, one,
+        "the shards together are the whole range, seed by seed"
+    );
+}
