@@ -320,3 +320,13 @@ fn an_empty_select_blocks_forever() {
         );
     }
 }
+
+#[test]
+fn a_nil_dereference_is_reported_as_go_does() {
+    for r in expect("nil_deref.go", "violation:panic") {
+        assert!(
+            r.contains("panic: runtime error: invalid memory address or nil pointer dereference (nil_deref.go:11)"),
+            "{r}"
+        );
+    }
+}

@@ -1036,15 +1036,12 @@ impl<'a> I<'a> {
             },
             E::Sel(x, f) => {
                 let base = self.eval(x, env)?;
+                if let Value::Nil = base {
+                    return Err(rt_err("invalid memory address or nil pointer dereference"));
+                }
                 self.field_cell(&base, f)
                     .map(Place::Cell)
                     .ok_or_else(|| Panic(format!("no field {f} in {}", base.show())))
-                    .and_then(|p| match base {
-                        Value::Nil => {
-                            Err(rt_err("invalid memory address or nil pointer dereference"))
-                        }
-                        _ => Ok(p),
-                    })
             }
             E::Index(x, i) => {
                 let base = self.eval(x, env)?;
