@@ -3,6 +3,7 @@
 //! never a panic of stalemate's own, never a hang.
 
 use proptest::prelude::*;
+use proptest::test_runner::RngSeed;
 use stalemate::report::Property;
 use stalemate::{runner, scenario};
 use std::path::{Path, PathBuf};
@@ -84,7 +85,15 @@ fn mutation() -> impl Strategy<Value = Mutation> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 256, failure_persistence: None, ..ProptestConfig::default() })]
+    // A fixed seed: the same mutants in every run (STALEMATE_FUZZ_SEED picks others).
+    #![proptest_config(ProptestConfig {
+        cases: 256,
+        failure_persistence: None,
+        rng_seed: RngSeed::Fixed(
+            std::env::var("STALEMATE_FUZZ_SEED").ok().and_then(|s| s.parse().ok()).unwrap_or(0x6b65_726e),
+        ),
+        ..ProptestConfig::default()
+    })]
 
     #[test]
     fn a_mutated_kernel_is_an_error_or_a_bounded_run(k in 0usize..64, m in mutation()) {

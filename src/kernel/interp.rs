@@ -244,6 +244,14 @@ impl<'a> I<'a> {
 
     fn stmt(&self, s: &Stmt, env: &Env, fr: &mut Frame) -> R<Flow> {
         self.at(fr, s.pos);
+        self.tick();
+        self.stmt_inner(s, env, fr)
+            .map_err(|e| self.with_pos(s.pos, e))
+    }
+
+    /// Counts a statement (or a loop iteration, which an empty body would not) against
+    /// the execution's statement bound.
+    fn tick(&self) {
         let n = self.rt.statements.fetch_add(1, Ordering::Relaxed);
         let bound = self.go.step_bound().saturating_mul(STATEMENTS_PER_STEP);
         if n >= bound {
@@ -251,8 +259,6 @@ impl<'a> I<'a> {
                 format!("the kernel ran {bound} statements in one execution ({STATEMENTS_PER_STEP} per step of max_steps): a loop with no Go operation in it, or a bound too small")
             });
         }
-        self.stmt_inner(s, env, fr)
-            .map_err(|e| self.with_pos(s.pos, e))
     }
 
     fn stmt_inner(&self, s: &Stmt, env: &Env, fr: &mut Frame) -> R<Flow> {
@@ -462,6 +468,7 @@ impl<'a> I<'a> {
             self.stmt(i, &cur, fr)?;
         }
         loop {
+            self.tick();
             if let Some(c) = cond
                 && !truth(&self.eval(c, &cur)?)?
             {
@@ -538,6 +545,7 @@ impl<'a> I<'a> {
             o => return Err(Panic(format!("cannot range over {}", o.show()))),
         };
         for (a, b) in &mut items {
+            self.tick();
             let it = Env::new(Some(env));
             self.bind(k, a, define, &it)?;
             self.bind(v, b, define, &it)?;
@@ -913,7 +921,10 @@ impl<'a> I<'a> {
                             .ok_or_else(|| Panic(format!("unknown field {n} in struct literal")))?,
                         _ => i,
                     };
-                    let name = format!("{tname}.{}", fields[idx].name);
+                    let Some(field) = fields.get(idx) else {
+                        return Err(Panic(format!("too many values in {tname} literal")));
+                    };
+                    let name = format!("{tname}.{}", field.name);
                     vals[idx] = Some(self.hinted(Some(name), || self.eval(v, env))?.copy());
                 }
                 let mut cells = Vec::new();
