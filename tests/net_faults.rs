@@ -72,7 +72,8 @@ fn check(
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 32, ..ProptestConfig::default() })]
+    // A fixed seed: the same plans in every run.
+    #![proptest_config(ProptestConfig { cases: 32, rng_seed: proptest::test_runner::RngSeed::Fixed(0x4e45_5431), ..ProptestConfig::default() })]
 
     #[test]
     fn the_isolated_gateway_holds_every_property_under_any_fault_plan(
