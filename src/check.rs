@@ -68,7 +68,7 @@ fn scenario(cfg: &Config, f: ModelFn) -> Scenario {
     let model: &'static Model = Box::leak(Box::new(Model {
         name: "check",
         summary: "a closure given to stalemate::check",
-        seed: "",
+        origin: "a closure given to stalemate::check",
         variants: &[Variant {
             name: "main",
             doc: "the closure",

@@ -242,11 +242,7 @@ fn list() -> String {
     let mut o = String::new();
     for m in crate::models::all() {
         let _ = writeln!(o, "{}: {}", m.name, m.summary);
-        if crate::models::ALL.iter().any(|c| std::ptr::eq(*c, m)) {
-            let _ = writeln!(o, "  seed: shared/seeds/{}", m.seed);
-        } else {
-            let _ = writeln!(o, "  origin: {}", m.seed);
-        }
+        let _ = writeln!(o, "  origin: {}", m.origin);
         let _ = writeln!(o, "  variants:");
         for v in m.variants {
             let _ = writeln!(o, "    {:<22} {}", v.name, v.doc);

@@ -50,6 +50,9 @@ fn list_names_models_variants_parameters_and_properties() {
     let o = stalemate(&["list"]);
     assert!(o.status.success());
     let t = text(&o);
+    // Each model cites its public origin, not files a clone does not have.
+    assert!(!t.contains("shared/"), "{t}");
+    assert!(t.contains("origin: kubernetes commit a12b7edc"), "{t}");
     for want in [
         "cacher-2015",
         "buggy",

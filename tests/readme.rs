@@ -169,3 +169,13 @@ fn the_sample_kernel_is_the_one_in_scenarios() {
         "the snapshot no longer says execution 19"
     );
 }
+
+#[test]
+fn the_readme_cites_public_origins_not_files_a_clone_lacks() {
+    let md = readme();
+    assert!(
+        !md.contains("shared/seeds"),
+        "the README points at shared/seeds"
+    );
+    assert!(!md.contains("MODELS.md"), "the README points at MODELS.md");
+}

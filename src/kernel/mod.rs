@@ -180,7 +180,7 @@ impl Kernel {
         Box::leak(Box::new(Model {
             name: leak(name),
             summary,
-            seed: leak(&k.file.path),
+            origin: leak(&k.file.path),
             variants: &[Variant {
                 name: "kernel",
                 doc: "the kernel as written",

@@ -1,5 +1,5 @@
 //! cacher-2015: the apiserver Cacher at kubernetes d6431baf (August 2015), before and
-//! after "Fix deadlock in Cacher on etcd error" (shared/seeds/000_d6431baf5e4a5748.txt).
+//! after "Fix deadlock in Cacher on etcd error" (kubernetes commit a12b7edc, 2015).
 //!
 //! Goroutines: main (the apiserver: NewCacher, then Watch clients, then shutdown), the
 //! reflector (`util.Until(startCaching)`), and one goroutine per Watch client.
@@ -22,7 +22,7 @@ use std::sync::Arc;
 pub static MODEL: Model = Model {
     name: "cacher-2015",
     summary: "apiserver Cacher, 2015: startCaching holds the Cacher lock across a relist",
-    seed: "000_d6431baf5e4a5748.txt",
+    origin: "kubernetes commit a12b7edc, \"Fix deadlock in Cacher on etcd error\" (2015-08-25, pkg/storage/cacher.go)",
     variants: &[
         Variant {
             name: "buggy",

@@ -1,4 +1,4 @@
-//! cacher-modern: the apiserver Cacher as of 2022 (shared/seeds/003_eea94678d966b403.txt),
+//! cacher-modern: the apiserver Cacher as of 2022 (kubernetes staging/src/k8s.io/apiserver/pkg/storage/cacher/cacher.go),
 //! its concurrency skeleton: `dispatchEvents`, `Watch`, the `cacheWatcher` goroutines,
 //! `forgetWatcher`, `Stop` and the `ready` gate. `source` is the seed; every other
 //! variant takes out one guard, and the harness finds what that guard prevents.
@@ -23,7 +23,7 @@ use std::time::Duration;
 pub static MODEL: Model = Model {
     name: "cacher-modern",
     summary: "apiserver Cacher, 2022: each guard of dispatchEvents, Watch and cacheWatcher, shown by taking it out",
-    seed: "003_eea94678d966b403.txt",
+    origin: "kubernetes staging/src/k8s.io/apiserver/pkg/storage/cacher/cacher.go as of 2022; the ready gate's stop: kubernetes PR #108414",
     variants: &[
         Variant {
             name: "source",

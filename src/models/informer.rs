@@ -1,5 +1,5 @@
 //! informer-processor: the start-up deadlock of a Go operator SDK's informerProcessor
-//! (shared/seeds/002_9240bdc5c86e2b22.txt), the fix, and what each half of it trades.
+//! (grafana/grafana-app-sdk PR #359), the fix, and what each half of it trades.
 //!
 //! Goroutines: main (CustomCacheInformer's start-up: it starts `informerProcessor.run`
 //! in a goroutine, then runs the controller, which calls `distribute` for each event),
@@ -18,7 +18,7 @@ use std::sync::Arc;
 pub static MODEL: Model = Model {
     name: "informer-processor",
     summary: "informerProcessor: distribute holds listenersMux while pushing to listeners nobody pops yet",
-    seed: "002_9240bdc5c86e2b22.txt",
+    origin: "grafana/grafana-app-sdk PR #359, \"[CustomCacheInformer] Fix startup race condition between controller and processor\" (2024)",
     variants: &[
         Variant {
             name: "buggy",

@@ -28,8 +28,8 @@ pub struct Variant {
 pub struct Model {
     pub name: &'static str,
     pub summary: &'static str,
-    /// The Go original, in shared/seeds.
-    pub seed: &'static str,
+    /// Where the Go original is public: the commit, PR or write-up it was ported from.
+    pub origin: &'static str,
     pub variants: &'static [Variant],
     pub params: &'static [Param],
     /// Named properties the model can break, besides deadlock, leak and faults.

@@ -1,6 +1,6 @@
 //! status-manager: the kubelet's status.Manager at kubernetes 9a2089ad (October 2015),
 //! before and after "Concurrency fixes in status.Manager"
-//! (shared/seeds/001_efee8b5d180558ce.txt).
+//! (kubernetes PR #16223).
 //!
 //! Goroutines: main (the kubelet: starts the manager, the workers and the prober; at
 //! the end lets the API recover, asks for one more batch, stops the manager and checks),
@@ -22,7 +22,7 @@ use std::sync::Arc;
 pub static MODEL: Model = Model {
     name: "status-manager",
     summary: "kubelet status.Manager, 2015: a blocking send under the statuses lock",
-    seed: "001_efee8b5d180558ce.txt",
+    origin: "kubernetes commit 9a2089ad, \"Concurrency fixes in status.Manager\" (PR #16223, 2015)",
     variants: &[
         Variant {
             name: "buggy",

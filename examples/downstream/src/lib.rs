@@ -10,7 +10,7 @@ use std::sync::Arc;
 pub static MODEL: Model = Model {
     name: "work-queue",
     summary: "a dispatcher that sends jobs while holding the queue lock, and a worker that marks them done under it",
-    seed: "examples/downstream: a toy of this crate's own",
+    origin: "examples/downstream: a toy of this crate's own",
     variants: &[
         Variant {
             name: "buggy",

@@ -1,4 +1,4 @@
-//! cache-sync-wait, the lock logic (shared/seeds/004_d6d25f74ca25d49f.txt): a gateway
+//! cache-sync-wait, the lock logic (the write-up "Kubernetes Informer WaitForCacheSync 引起的死锁"): a gateway
 //! keeps one client manager per cluster in `ClientSets` behind one RWMutex and creates
 //! them lazily in `GetClientManager`, which starts the cluster's informer and waits for
 //! its cache to sync while holding the write lock. A paused cluster never syncs.
@@ -24,7 +24,7 @@ use std::time::Duration;
 pub static MODEL: Model = Model {
     name: "cache-sync-wait",
     summary: "GetClientManager waits for an informer's cache sync under the ClientSets write lock",
-    seed: "004_d6d25f74ca25d49f.txt",
+    origin: "the write-up \"Kubernetes Informer WaitForCacheSync 引起的死锁\" (a deadlock caused by WaitForCacheSync, in a vcluster gateway)",
     variants: &[
         Variant {
             name: "buggy",
