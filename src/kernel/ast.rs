@@ -79,6 +79,8 @@ pub struct Func {
 pub struct Stmt {
     pub kind: S,
     pub pos: Pos,
+    /// `(*Mux).loop at mux.go:17`: what reports cite while the statement runs.
+    pub place: &'static str,
 }
 
 #[derive(Clone, Debug)]

@@ -32,6 +32,8 @@ pub struct Rt {
     pub next_g: AtomicUsize,
     /// Statements run in this execution, against `statement_bound`.
     pub statements: AtomicUsize,
+    /// `STATEMENTS_PER_STEP` times the execution's step bound.
+    pub statement_bound: usize,
     pub canceled: Value,
     pub deadline: Value,
 }
@@ -56,14 +58,9 @@ pub const STATEMENTS_PER_STEP: usize = 100;
 /// The largest slice `make` may build: kernels are skeletons, not workloads.
 const MAX_MAKE: i64 = 1 << 16;
 
+/// A call's deferred calls, run last first when it returns or panics.
 struct Frame {
-    name: Arc<str>,
     defers: Vec<(Value, Vec<Value>)>,
-}
-
-/// `(*T).f at file.go:41`, interned: steps and lock holders keep `&'static str`.
-fn place(func: &str, file: &str, line: u32) -> &'static str {
-    intern(&format!("{func} at {file}:{line}"))
 }
 
 fn rt_err(msg: impl std::fmt::Display) -> Panic {
@@ -84,6 +81,34 @@ fn truth(v: &Value) -> R<bool> {
     }
 }
 
+/// The struct a value is, or points to.
+fn struct_of(v: &Value) -> Option<Arc<Struct>> {
+    match v {
+        Value::Struct(s) => Some(s.clone()),
+        Value::Ptr(c) => match &*lock(c) {
+            Value::Struct(s) => Some(s.clone()),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+fn key_of(v: &Value) -> R<Key> {
+    v.key().ok_or_else(|| Panic("unhashable map key".into()))
+}
+
+/// The backing-array position of element `i` of `s`, bounds checked as Go does.
+fn slot(s: &Slice, i: &Value) -> R<usize> {
+    let i = int(i)?;
+    if i < 0 || i as usize >= s.len {
+        return Err(rt_err(format!(
+            "index out of range [{i}] with length {}",
+            s.len
+        )));
+    }
+    Ok(s.off + i as usize)
+}
+
 fn nanos(v: &Value) -> R<Duration> {
     Ok(Duration::from_nanos(int(v)?.max(0) as u64))
 }
@@ -100,10 +125,6 @@ impl<'a> I<'a> {
 
     fn k(&self) -> &'static Kernel {
         self.rt.k
-    }
-
-    fn at(&self, fr: &Frame, p: Pos) {
-        self.go.at(place(&fr.name, &self.k().file.short, p.line));
     }
 
     fn with_pos(&self, p: Pos, e: Panic) -> Panic {
@@ -187,10 +208,7 @@ impl<'a> I<'a> {
             env.define(name, z);
         }
         let _guard = self.go.func(intern(&func.name));
-        let mut fr = Frame {
-            name: Arc::from(func.name.as_str()),
-            defers: Vec::new(),
-        };
+        let mut fr = Frame { defers: Vec::new() };
         let mut result = self
             .block(&func.body, &env, &mut fr)
             .map(|flow| match flow {
@@ -243,7 +261,7 @@ impl<'a> I<'a> {
     }
 
     fn stmt(&self, s: &Stmt, env: &Env, fr: &mut Frame) -> R<Flow> {
-        self.at(fr, s.pos);
+        self.go.at(s.place);
         self.tick();
         self.stmt_inner(s, env, fr)
             .map_err(|e| self.with_pos(s.pos, e))
@@ -253,7 +271,7 @@ impl<'a> I<'a> {
     /// the execution's statement bound.
     fn tick(&self) {
         let n = self.rt.statements.fetch_add(1, Ordering::Relaxed);
-        let bound = self.go.step_bound().saturating_mul(STATEMENTS_PER_STEP);
+        let bound = self.rt.statement_bound;
         if n >= bound {
             self.go.check("step-bound", false, || {
                 format!("the kernel ran {bound} statements in one execution ({STATEMENTS_PER_STEP} per step of max_steps): a loop with no Go operation in it, or a bound too small")
@@ -356,7 +374,8 @@ impl<'a> I<'a> {
                 let E::Call(f, args, spread) = &call.kind else {
                     return Err(Panic("defer needs a function call".into()));
                 };
-                let fv = self.defer_target(f, env)?;
+                // `defer mu.Unlock()` binds the receiver now, as Go does.
+                let fv = self.eval(f, env)?;
                 let args = self.args(args, *spread, env)?;
                 fr.defers.push((fv, args));
             }
@@ -712,7 +731,7 @@ impl<'a> I<'a> {
                 let k = self.eval(k, env)?;
                 match &m {
                     Value::Map(map) => {
-                        let key = k.key().ok_or_else(|| Panic("unhashable map key".into()))?;
+                        let key = key_of(&k)?;
                         let got = lock(map).get(&key).cloned();
                         Ok(match got {
                             Some(v) => Value::Tuple(vec![v, Value::Bool(true)]),
@@ -778,18 +797,9 @@ impl<'a> I<'a> {
                 let x = self.eval(x, env)?;
                 let i = self.eval(i, env)?;
                 match &x {
-                    Value::Slice(s) => {
-                        let i = int(&i)?;
-                        if i < 0 || i as usize >= s.len {
-                            return Err(rt_err(format!(
-                                "index out of range [{i}] with length {}",
-                                s.len
-                            )));
-                        }
-                        Ok(lock(&s.arr)[s.off + i as usize].clone())
-                    }
+                    Value::Slice(s) => Ok(lock(&s.arr)[slot(s, &i)?].clone()),
                     Value::Map(m) => {
-                        let key = i.key().ok_or_else(|| Panic("unhashable map key".into()))?;
+                        let key = key_of(&i)?;
                         Ok(lock(m).get(&key).cloned().unwrap_or(Value::Nil))
                     }
                     Value::Nil => Ok(Value::Nil),
@@ -955,7 +965,7 @@ impl<'a> I<'a> {
                         Some(k) => self.eval(k, env)?,
                         None => return Err(Panic("map literal element without a key".into())),
                     };
-                    let key = k.key().ok_or_else(|| Panic("unhashable map key".into()))?;
+                    let key = key_of(&k)?;
                     m.insert(key, self.eval(v, env)?.copy());
                 }
                 Ok(Value::Map(Arc::new(Mutex::new(m))))
@@ -1058,19 +1068,10 @@ impl<'a> I<'a> {
                 let base = self.eval(x, env)?;
                 let i = self.eval(i, env)?;
                 match base {
-                    Value::Map(m) => Ok(Place::Map(
-                        m,
-                        i.key().ok_or_else(|| Panic("unhashable map key".into()))?,
-                    )),
+                    Value::Map(m) => Ok(Place::Map(m, key_of(&i)?)),
                     Value::Slice(s) => {
-                        let i = int(&i)?;
-                        if i < 0 || i as usize >= s.len {
-                            return Err(rt_err(format!(
-                                "index out of range [{i}] with length {}",
-                                s.len
-                            )));
-                        }
-                        Ok(Place::Elem(s.arr, s.off + i as usize))
+                        let at = slot(&s, &i)?;
+                        Ok(Place::Elem(s.arr, at))
                     }
                     Value::Nil => Err(Panic("assignment to entry in nil map".into())),
                     o => Err(Panic(format!("cannot index {}", o.show()))),
@@ -1094,14 +1095,7 @@ impl<'a> I<'a> {
 
     /// The cell of field `f` of a struct or a pointer to one, embedded fields included.
     fn field_cell(&self, base: &Value, f: &str) -> Option<Cell> {
-        let s = match base {
-            Value::Struct(s) => s.clone(),
-            Value::Ptr(c) => match &*lock(c) {
-                Value::Struct(s) => s.clone(),
-                _ => return None,
-            },
-            _ => return None,
-        };
+        let s = struct_of(base)?;
         if let Some(i) = s.names.iter().position(|n| n == f) {
             return Some(s.fields[i].clone());
         }
@@ -1123,11 +1117,20 @@ impl<'a> I<'a> {
 
     // ---- selectors and methods ----
 
+    /// `x` names an imported package (and no variable shadows it).
+    fn package<'e>(&self, x: &'e Expr, env: &Env) -> Option<&'e str> {
+        match &x.kind {
+            E::Ident(pkg)
+                if env.lookup(pkg).is_none() && self.k().file.imports.iter().any(|i| i == pkg) =>
+            {
+                Some(pkg)
+            }
+            _ => None,
+        }
+    }
+
     fn select_expr(&self, x: &Expr, name: &str, env: &Env) -> R<Value> {
-        if let E::Ident(pkg) = &x.kind
-            && env.lookup(pkg).is_none()
-            && self.k().file.imports.iter().any(|i| i == pkg)
-        {
+        if let Some(pkg) = self.package(x, env) {
             return self.package_member(pkg, name);
         }
         let base = self.eval(x, env)?;
@@ -1135,18 +1138,13 @@ impl<'a> I<'a> {
     }
 
     fn member(&self, base: &Value, name: &str) -> R<Value> {
+        if let Value::Nil = base {
+            return Err(rt_err("invalid memory address or nil pointer dereference"));
+        }
         // Methods the kernel declares, on the dynamic type.
-        let (ty, ptr) = match base {
-            Value::Struct(s) => (Some(s.ty.clone()), false),
-            Value::Ptr(c) => match &*lock(c) {
-                Value::Struct(s) => (Some(s.ty.clone()), true),
-                _ => (None, true),
-            },
-            Value::Nil => return Err(rt_err("invalid memory address or nil pointer dereference")),
-            _ => (None, false),
-        };
-        if let Some(t) = &ty
-            && let Some(m) = self.k().methods.get(&(t.to_string(), name.to_string()))
+        let st = struct_of(base);
+        if let Some(s) = &st
+            && let Some(m) = self.k().methods.get(&(s.ty.to_string(), name.to_string()))
         {
             let recv = match (&m.recv, base) {
                 (Some((_, true)), Value::Struct(_)) => Value::Ptr(cell(base.clone())),
@@ -1160,15 +1158,7 @@ impl<'a> I<'a> {
             return Ok(lock(&c).clone());
         }
         // Methods promoted from embedded fields.
-        if ty.is_some() {
-            let s = match base {
-                Value::Struct(s) => s.clone(),
-                Value::Ptr(c) => match &*lock(c) {
-                    Value::Struct(s) => s.clone(),
-                    _ => unreachable!("checked above"),
-                },
-                _ => unreachable!("checked above"),
-            };
+        if let Some(s) = st {
             for (n, c) in s.names.iter().zip(&s.fields) {
                 if self.embeddable(n) {
                     let inner = lock(c).clone();
@@ -1177,11 +1167,7 @@ impl<'a> I<'a> {
                     }
                 }
             }
-            let _ = ptr;
-            return Err(Panic(format!(
-                "{} has no field or method {name}",
-                ty.unwrap_or_default()
-            )));
+            return Err(Panic(format!("{} has no field or method {name}", s.ty)));
         }
         match (base, name) {
             (Value::Timer(t), "C") => Ok(Value::Chan(Arc::new(KChan {
@@ -1197,11 +1183,6 @@ impl<'a> I<'a> {
                 name.to_string(),
             )))),
         }
-    }
-
-    /// `defer mu.Unlock()` binds the receiver now, as Go does.
-    fn defer_target(&self, f: &Expr, env: &Env) -> R<Value> {
-        self.eval(f, env)
     }
 
     fn lib_method(&self, v: &Value, m: &str, args: Vec<Value>) -> R<Value> {
@@ -1307,10 +1288,7 @@ impl<'a> I<'a> {
             }
             E::Type(_) => return self.convert(args, env),
             E::Sel(x, name) => {
-                if let E::Ident(pkg) = &x.kind
-                    && env.lookup(pkg).is_none()
-                    && self.k().file.imports.iter().any(|i| i == pkg)
-                {
+                if let Some(pkg) = self.package(x, env) {
                     let vs = self.args(args, spread, env)?;
                     return self.library(pkg, name, vs, p);
                 }

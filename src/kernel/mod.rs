@@ -203,6 +203,7 @@ pub fn build(k: &'static Kernel, params: &Params) -> ModelFn {
             globals: Env::new(None),
             next_g: AtomicUsize::new(2),
             statements: AtomicUsize::new(0),
+            statement_bound: go.step_bound().saturating_mul(interp::STATEMENTS_PER_STEP),
             canceled: Value::Error(Arc::from("context canceled")),
             deadline: Value::Error(Arc::from("context deadline exceeded")),
         });

@@ -20,6 +20,10 @@ struct P<'a> {
     /// The declared function being parsed, and how many literals it holds so far.
     outer: String,
     literals: usize,
+    /// The function whose body is being parsed, and the file's name: each
+    /// statement's `place`.
+    current: String,
+    short: &'a str,
 }
 
 type R<T> = Result<T, KernelError>;
@@ -68,6 +72,11 @@ pub fn parse(path: &str, text: &str) -> R<File> {
         names: BTreeMap::new(),
         outer: String::new(),
         literals: 0,
+        current: String::new(),
+        short: std::path::Path::new(path)
+            .file_name()
+            .and_then(|f| f.to_str())
+            .unwrap_or(path),
     };
     if root.has_error() {
         let n = first_error(root).unwrap_or(root);
@@ -82,12 +91,9 @@ pub fn parse(path: &str, text: &str) -> R<File> {
         return Err(p.err(n, what, None));
     }
     p.comments(root);
-    let short = std::path::Path::new(path)
-        .file_name()
-        .map_or(path.to_string(), |f| f.to_string_lossy().into_owned());
     let mut file = File {
         path: path.to_string(),
-        short,
+        short: p.short.to_string(),
         ..File::default()
     };
     for n in kids(root) {
@@ -177,6 +183,14 @@ impl<'a> P<'a> {
         )
     }
 
+    /// The texts of a node's `name` children: `a, b int` declares two.
+    fn names_of(&self, n: Node) -> Vec<String> {
+        let mut c = n.walk();
+        n.children_by_field_name("name", &mut c)
+            .map(|x| self.text(x).to_string())
+            .collect()
+    }
+
     fn field<'t>(&self, n: Node<'t>, f: &str) -> R<Node<'t>> {
         n.child_by_field_name(f)
             .ok_or_else(|| self.err(n, format!("{} without its {f}", n.kind()), None))
@@ -249,11 +263,7 @@ impl<'a> P<'a> {
                     for f in kids(list) {
                         let t = self.field(f, "type")?;
                         let ty = self.ty(t)?;
-                        let mut c = f.walk();
-                        let names: Vec<String> = f
-                            .children_by_field_name("name", &mut c)
-                            .map(|x| self.text(x).to_string())
-                            .collect();
+                        let names = self.names_of(f);
                         if names.is_empty() {
                             // Embedded: the field is named after its type.
                             let name = match &ty {
@@ -311,11 +321,7 @@ impl<'a> P<'a> {
             if d.kind() == "variadic_parameter_declaration" {
                 variadic = true;
             }
-            let mut c = d.walk();
-            let names: Vec<String> = d
-                .children_by_field_name("name", &mut c)
-                .map(|x| self.text(x).to_string())
-                .collect();
+            let names = self.names_of(d);
             if names.is_empty() {
                 params.push(("_".to_string(), ty.clone()));
             }
@@ -329,18 +335,19 @@ impl<'a> P<'a> {
         {
             for d in kids(r) {
                 let ty = self.ty(self.field(d, "type")?)?;
-                let mut c = d.walk();
-                let names: Vec<String> = d
-                    .children_by_field_name("name", &mut c)
-                    .map(|x| self.text(x).to_string())
-                    .collect();
+                let names = self.names_of(d);
                 for nm in names {
                     named_results.push((nm, ty.clone()));
                 }
             }
         }
         let body = match n.child_by_field_name("body") {
-            Some(b) => self.block(b)?,
+            Some(b) => {
+                let outside = std::mem::replace(&mut self.current, name.clone());
+                let body = self.block(b);
+                self.current = outside;
+                body?
+            }
             None => return Err(self.outside(n, "a function without a body")),
         };
         Ok(Func {
@@ -411,11 +418,7 @@ impl<'a> P<'a> {
         let mut out = Vec::new();
         for s in kids(n) {
             let vals = self.list(s.child_by_field_name("value"))?;
-            let mut c = s.walk();
-            let names: Vec<String> = s
-                .children_by_field_name("name", &mut c)
-                .map(|x| self.text(x).to_string())
-                .collect();
+            let names = self.names_of(s);
             if names.len() != vals.len() {
                 return Err(self.outside(s, "a constant without its own value (iota)"));
             }
@@ -436,11 +439,7 @@ impl<'a> P<'a> {
         }
         let mut out = Vec::new();
         for s in specs {
-            let mut c = s.walk();
-            let names: Vec<String> = s
-                .children_by_field_name("name", &mut c)
-                .map(|x| self.text(x).to_string())
-                .collect();
+            let names = self.names_of(s);
             let ty = match s.child_by_field_name("type") {
                 Some(t) => Some(self.ty(t)?),
                 None => None,
@@ -455,6 +454,16 @@ impl<'a> P<'a> {
         match n {
             None => Ok(None),
             Some(s) => Ok(Some(Box::new(self.stmt(s, None)?))),
+        }
+    }
+
+    /// A statement at `p` of the function being parsed.
+    fn at(&self, kind: S, p: Pos) -> Stmt {
+        let place = format!("{} at {}:{}", self.current, self.short, p.line);
+        Stmt {
+            kind,
+            pos: p,
+            place: super::interp::intern(&place),
         }
     }
 
@@ -478,10 +487,7 @@ impl<'a> P<'a> {
                 if vs.len() != 1 {
                     let mut block = Vec::new();
                     for (a, b, c) in vs {
-                        block.push(Stmt {
-                            kind: S::Var(a, b, c),
-                            pos: p,
-                        });
+                        block.push(self.at(S::Var(a, b, c), p));
                     }
                     S::Block(block)
                 } else {
@@ -509,10 +515,10 @@ impl<'a> P<'a> {
                 let then = self.block(self.field(n, "consequence")?)?;
                 let els = match n.child_by_field_name("alternative") {
                     None => None,
-                    Some(a) if a.kind() == "block" => Some(Box::new(Stmt {
-                        kind: S::Block(self.block(a)?),
-                        pos: pos(a),
-                    })),
+                    Some(a) if a.kind() == "block" => {
+                        let b = S::Block(self.block(a)?);
+                        Some(Box::new(self.at(b, pos(a))))
+                    }
                     Some(a) => Some(Box::new(self.stmt(a, None)?)),
                 };
                 S::If(init, cond, then, els)
@@ -630,7 +636,7 @@ impl<'a> P<'a> {
                 return Err(self.outside(n, &format!("a {what} statement")));
             }
         };
-        Ok(Stmt { kind, pos: p })
+        Ok(self.at(kind, p))
     }
 
     fn expr(&mut self, n: Node) -> R<Expr> {
