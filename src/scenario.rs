@@ -533,29 +533,17 @@ fn subject(cx: &Ctx, raw: &RawScenario) -> Result<(&'static Model, String), Scen
             )
         })?,
     };
+    let vs: Vec<&str> = model.variants.iter().map(|v| v.name).collect();
+    let help = || Some(format!("variants of {}: {}", model.name, vs.join(", ")));
     let Some(v) = &raw.variant else {
-        return Err(cx.err(
-            0..0,
-            "missing field `variant`",
-            Some(format!(
-                "variants of {}: {}",
-                model.name,
-                model
-                    .variants
-                    .iter()
-                    .map(|v| v.name)
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            )),
-        ));
+        return Err(cx.err(0..0, "missing field `variant`", help()));
     };
     let variant = v.get_ref().clone();
     if model.variant(&variant).is_none() {
-        let vs: Vec<&str> = model.variants.iter().map(|v| v.name).collect();
         return Err(cx.err(
             v.span(),
             format!("model {} has no variant `{variant}`", model.name),
-            Some(format!("variants of {}: {}", model.name, vs.join(", "))),
+            help(),
         ));
     }
     Ok((model, variant))

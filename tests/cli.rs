@@ -2,23 +2,10 @@
 //! exit, never a panic; each outcome has its exit code; replay reproduces or says it
 //! diverged.
 
-use std::process::{Command, Output};
+mod common;
 
-fn stalemate(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_stalemate"))
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .output()
-        .expect("run stalemate")
-}
-
-fn text(o: &Output) -> String {
-    format!(
-        "{}{}",
-        String::from_utf8_lossy(&o.stdout),
-        String::from_utf8_lossy(&o.stderr)
-    )
-}
+use common::{stalemate, text};
+use std::process::Output;
 
 /// Writes a scenario to a temporary file and runs it.
 fn run_text(name: &str, body: &str) -> Output {

@@ -2,6 +2,8 @@
 //! dot-parser, which follows the grammar strictly), has the cycle's goroutines and
 //! locks with the right edges, and is pinned byte for byte.
 
+mod common;
+
 use stalemate::runner;
 use stalemate::scenario;
 use std::path::Path;
@@ -42,12 +44,13 @@ fn the_cacher_deadlock_graph_is_valid_dot_with_its_cycle() {
 #[test]
 fn run_writes_one_dot_file_per_deadlock_found() {
     let dir = std::env::temp_dir().join(format!("stalemate-graph-{}", std::process::id()));
-    let o = std::process::Command::new(env!("CARGO_BIN_EXE_stalemate"))
-        .args(["run", "--quiet", "--graph", dir.to_str().unwrap()])
-        .arg("scenarios/cacher_2015_buggy.toml")
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .output()
-        .unwrap();
+    let o = common::stalemate(&[
+        "run",
+        "--quiet",
+        "--graph",
+        dir.to_str().unwrap(),
+        "scenarios/cacher_2015_buggy.toml",
+    ]);
     assert_eq!(o.status.code(), Some(0));
     let mut files: Vec<String> = std::fs::read_dir(&dir)
         .unwrap()

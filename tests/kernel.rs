@@ -5,7 +5,9 @@
 
 use stalemate::runner::{self, Verdict};
 use stalemate::scenario::{self, Scenario};
-use std::process::{Command, Output};
+mod common;
+
+use common::{stalemate, text};
 
 /// A scenario for `tests/kernels/<kernel>` (with `extra` TOML), under loom and 200
 /// random schedules.
@@ -101,22 +103,6 @@ fn a_test_entry_reports_its_fatalf() {
     for r in expect("testfail.go", "violation:test-failed") {
         assert!(r.contains("t.Fatalf: lost update: n = 1"), "{r}");
     }
-}
-
-fn stalemate(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_stalemate"))
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .output()
-        .expect("run stalemate")
-}
-
-fn text(o: &Output) -> String {
-    format!(
-        "{}{}",
-        String::from_utf8_lossy(&o.stdout),
-        String::from_utf8_lossy(&o.stderr)
-    )
 }
 
 #[test]
