@@ -92,43 +92,81 @@ pub(crate) fn arity() -> usize {
 #[derive(Clone)]
 pub(crate) enum Thread {
     Loom(loom::thread::Thread),
-    /// shuttle's `park` may wake spuriously, and its DFS explores every spurious wake-up
-    /// (forever); a token channel never wakes without a token.
-    Shuttle(shuttle::sync::mpsc::Sender<()>),
+    Shuttle(std::sync::Arc<Parker>),
 }
 
 impl Thread {
     pub(crate) fn unpark(&self) {
         match self {
             Thread::Loom(t) => t.unpark(),
-            Thread::Shuttle(t) => {
-                // The receiver is gone only once its goroutine has finished.
-                let _ = t.send(());
-            }
+            Thread::Shuttle(p) => p.unpark(),
+        }
+    }
+
+    /// Blocks the thread this handle belongs to (which must be the running one) until
+    /// unparked, never spuriously.
+    pub(crate) fn park(&self) {
+        match self {
+            Thread::Loom(_) => loom::thread::park(),
+            Thread::Shuttle(p) => p.park(),
         }
     }
 }
 
-shuttle::thread_local! {
-    static PARKER: std::cell::RefCell<Option<shuttle::sync::mpsc::Receiver<()>>> =
-        const { std::cell::RefCell::new(None) };
+/// A shuttle task's park token, on shuttle's engine directly.
+///
+/// shuttle's `park` may wake spuriously, and its DFS explores every spurious wake-up
+/// (forever). This never wakes without a token. It keeps the scheduling points of
+/// the token channel it replaced (one `switch` before each park and each unpark), so
+/// every seed draws the same schedules as before, without the channel's allocations,
+/// clocks and task-local lookups (measured in `benches/engines.rs`, overhead).
+pub(crate) struct Parker {
+    task: ::shuttle_engine::runtime::task::TaskId,
+    /// Unparks not yet consumed by a park.
+    tokens: std::sync::atomic::AtomicUsize,
+    /// The task is blocked in `park`.
+    waiting: std::sync::atomic::AtomicBool,
+}
+
+impl Parker {
+    fn park(&self) {
+        use ::shuttle_engine::runtime::{execution::ExecutionState, thread::switch};
+        switch();
+        if self.tokens.load(SeqCst) == 0 {
+            self.waiting.store(true, SeqCst);
+            ExecutionState::with(|s| s.current_mut().block(false));
+            switch();
+        }
+        self.tokens.fetch_sub(1, SeqCst);
+    }
+
+    fn unpark(&self) {
+        use ::shuttle_engine::runtime::{execution::ExecutionState, thread::switch};
+        switch();
+        self.tokens.fetch_add(1, SeqCst);
+        if self.waiting.swap(false, SeqCst) {
+            ExecutionState::with(|s| s.get_mut(self.task).unblock());
+        }
+    }
 }
 
 /// Identifies the engine thread that is running.
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub(crate) enum ThreadKey {
     Loom(loom::thread::ThreadId),
-    Shuttle(shuttle::thread::ThreadId),
+    Shuttle(::shuttle_engine::runtime::task::TaskId),
 }
 
 pub(crate) fn key(kind: Kind) -> ThreadKey {
     match kind {
         Kind::Loom => ThreadKey::Loom(loom::thread::current().id()),
-        Kind::Shuttle => ThreadKey::Shuttle(shuttle::thread::current().id()),
+        Kind::Shuttle => {
+            ThreadKey::Shuttle(::shuttle_engine::runtime::execution::ExecutionState::me())
+        }
     }
 }
 
-/// Prepares the running thread to park; returns its key and the handle that unparks it.
+/// The running thread's key, and the handle that parks and unparks it.
 pub(crate) fn register(kind: Kind) -> (ThreadKey, Thread) {
     match kind {
         Kind::Loom => {
@@ -136,20 +174,17 @@ pub(crate) fn register(kind: Kind) -> (ThreadKey, Thread) {
             (ThreadKey::Loom(t.id()), Thread::Loom(t))
         }
         Kind::Shuttle => {
-            let (tx, rx) = shuttle::sync::mpsc::channel();
-            PARKER.with(|p| *p.borrow_mut() = Some(rx));
-            (key(kind), Thread::Shuttle(tx))
+            let task = ::shuttle_engine::runtime::execution::ExecutionState::me();
+            let p = Parker {
+                task,
+                tokens: Default::default(),
+                waiting: Default::default(),
+            };
+            (
+                ThreadKey::Shuttle(task),
+                Thread::Shuttle(std::sync::Arc::new(p)),
+            )
         }
-    }
-}
-
-/// Blocks until unparked (never spuriously).
-pub(crate) fn park(kind: Kind) {
-    match kind {
-        Kind::Loom => loom::thread::park(),
-        Kind::Shuttle => PARKER.with(|p| {
-            let _ = p.borrow().as_ref().expect("park before register").recv();
-        }),
     }
 }
 

@@ -318,9 +318,13 @@ impl World {
             if st.gors[me].status == Status::Running {
                 return;
             }
+            let t = st.gors[me]
+                .thread
+                .clone()
+                .expect("a goroutine parks after register");
             drop(st);
             self.flush();
-            engine::park(self.kind);
+            t.park();
         }
     }
 
