@@ -222,6 +222,7 @@ fn options(
         record_joint: false,
         census: false,
         time: bounds.time,
+        quiet: false,
     }
 }
 
@@ -251,6 +252,7 @@ fn drive(
     progress: Option<Arc<AtomicU64>>,
     on_run: OnRun,
     restart: Option<&dyn Fn()>,
+    quiet: bool,
 ) -> Result<Drove, String> {
     engine::init();
     let kind = match engine {
@@ -288,6 +290,7 @@ fn drive(
             }
             let opts = Options {
                 census,
+                quiet,
                 ..options(&b, None, by_name.clone())
             };
             let run = run_one(kind, &m, opts);
@@ -377,11 +380,35 @@ pub fn simulate(s: &net::Settings, seed: u64, plan: &net::FaultPlan, model: &net
 
 /// Explores the model with one engine until a violation, exhaustion or the bounds.
 /// `progress`, if given, counts executions as they start (for a progress bar).
+///
+/// The executions run quietly (see `Options::quiet`); a finding gets its text from a
+/// replay of its schedule. A violation that a replay cannot show (loom's thread limit:
+/// replays run on shuttle) gets it from the same exploration run again with text.
 pub fn explore(
     engine: &Engine,
     bounds: &Bounds,
     model: ModelFn,
     progress: Option<Arc<AtomicU64>>,
+) -> Result<Outcome, String> {
+    let o = explore_in(engine, bounds, model.clone(), progress, true)?;
+    let Some(quiet) = o.finding else {
+        return Ok(o);
+    };
+    match retell(model.clone(), &quiet, bounds)? {
+        Some(f) => Ok(Outcome {
+            finding: Some(f),
+            ..o
+        }),
+        None => explore_in(engine, bounds, model, None, false),
+    }
+}
+
+fn explore_in(
+    engine: &Engine,
+    bounds: &Bounds,
+    model: ModelFn,
+    progress: Option<Arc<AtomicU64>>,
+    quiet: bool,
 ) -> Result<Outcome, String> {
     let slot: Arc<Mutex<Option<Finding>>> = Arc::new(Mutex::new(None));
     let s = slot.clone();
@@ -392,7 +419,7 @@ pub fn explore(
         }
         found
     });
-    let d = drive(engine, bounds, model, progress, on_run, None)?;
+    let d = drive(engine, bounds, model, progress, on_run, None, quiet)?;
     let finding = slot.lock().unwrap().take();
     debug_assert_eq!(finding.is_some(), d.explored.stop == Stop::Found);
     Ok(Outcome {
@@ -401,6 +428,20 @@ pub fn explore(
         shared: d.shared,
         regrouped: d.regrouped,
     })
+}
+
+/// A quiet execution's finding with its text: its schedule replayed with text. `None`
+/// if the replay ends otherwise.
+fn retell(model: ModelFn, quiet: &Finding, bounds: &Bounds) -> Result<Option<Finding>, String> {
+    let loud = replay(model, quiet.schedule(), bounds)?;
+    let (q, l) = (quiet.violation(), loud.violation());
+    if (q.property.key(), &q.message) != (l.property.key(), &l.message) {
+        return Ok(None);
+    }
+    Ok(Some(Finding {
+        execution: quiet.execution,
+        run: loud.run,
+    }))
 }
 
 /// Runs every execution the engine would try, violating ones included, and collects
@@ -419,7 +460,8 @@ pub fn census(engine: &Engine, bounds: &Bounds, model: ModelFn) -> Result<Census
     });
     let s = seen.clone();
     let restart = move || *s.lock().unwrap() = Seen::default();
-    let d = drive(engine, bounds, model, None, on_run, Some(&restart))?;
+    // A census compares what every execution did, step by step: it keeps text.
+    let d = drive(engine, bounds, model, None, on_run, Some(&restart), false)?;
     let (outcomes, violations) = std::mem::take(&mut *seen.lock().unwrap());
     Ok(Census {
         explored: d.explored,
@@ -478,4 +520,79 @@ pub fn replay(model: ModelFn, schedule: Vec<Turn>, bounds: &Bounds) -> Result<Fi
         .take()
         .ok_or("the replay did not run")?;
     Ok(Finding { execution: 0, run })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn bounds() -> Bounds {
+        Bounds {
+            max_executions: 1_000,
+            max_steps: 200,
+            time_limit: Duration::from_secs(60),
+            check_races: true,
+            time: TimeMode::Any,
+        }
+    }
+
+    /// Two goroutines take two locks in opposite orders.
+    fn abba() -> ModelFn {
+        Arc::new(|go: &Go| {
+            let (a, b) = (go.mutex("A"), go.mutex("B"));
+            let (a2, b2) = (a.clone(), b.clone());
+            go.go("t", move |_| {
+                b2.lock();
+                a2.lock();
+            });
+            a.lock();
+            b.lock();
+        })
+    }
+
+    fn texts(f: &Finding) -> Vec<String> {
+        let steps = f.run.steps.iter();
+        steps.map(|s| format!("{} {}", s.gid, s.text)).collect()
+    }
+
+    #[test]
+    fn a_quiet_exploration_reports_what_a_loud_one_does() {
+        for engine in [
+            Engine::Random { seed: 3 },
+            Engine::Pct { seed: 3, depth: 3 },
+        ] {
+            let quiet = explore(&engine, &bounds(), abba(), None).unwrap();
+            let loud = explore_in(&engine, &bounds(), abba(), None, false).unwrap();
+            let (q, l) = (quiet.finding.unwrap(), loud.finding.unwrap());
+            assert_eq!(q.execution, l.execution);
+            assert_eq!(q.violation().message, l.violation().message);
+            assert_eq!(q.run.names, ["main", "t"]);
+            assert_eq!(texts(&q), texts(&l));
+            assert!(
+                texts(&q).iter().any(|t| t.ends_with("lock A")),
+                "{:?}",
+                texts(&q)
+            );
+        }
+    }
+
+    #[test]
+    fn a_violation_no_replay_shows_is_explored_again_with_text() {
+        // loom's thread limit: a shuttle replay runs every goroutine, so it diverges.
+        let model: ModelFn = Arc::new(|go: &Go| {
+            for i in 0..engine::LOOM_MAX_THREADS {
+                go.go(&format!("g{i}"), |_| {});
+            }
+        });
+        let engine = Engine::Loom {
+            preemption_bound: None,
+            max_branches: 1_000,
+        };
+        let f = explore(&engine, &bounds(), model, None)
+            .unwrap()
+            .finding
+            .unwrap();
+        assert_eq!(f.violation().property.key(), "crash");
+        assert!(texts(&f).iter().any(|t| t == "0 go g0"), "{:?}", texts(&f));
+    }
 }

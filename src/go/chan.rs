@@ -4,6 +4,7 @@
 //! (Go's direct hand-off), so a rendezvous sender blocks until a receiver has the value.
 
 use super::{Go, Obj};
+use crate::world::say;
 use crate::world::{
     Attempt, Chan as ChanState, Dir, Fault, Gid, ObjKind, Oid, State, Val, Wait, World,
 };
@@ -105,15 +106,15 @@ impl<T: Send + 'static> Chan<T> {
     pub fn close(&self) {
         let o = &self.o;
         o.w.op(&[o], |st, me| {
-            let name = st.oname(o.id).to_string();
+            let name = st.label(o.id);
             let c = chan(st, o.id);
             if c.nil {
-                return Attempt::Fault(Fault::CloseOfNilChannel, format!("close {name}: nil"));
+                return Attempt::Fault(Fault::CloseOfNilChannel, say!(st, "close {name}: nil"));
             }
             if c.closed {
                 return Attempt::Fault(
                     Fault::CloseOfClosedChannel,
-                    format!("close {name}: already closed"),
+                    say!(st, "close {name}: already closed"),
                 );
             }
             c.closed = true;
@@ -128,7 +129,7 @@ impl<T: Send + 'static> Chan<T> {
                 st.gors[s].fault = Some(Fault::SendOnClosedChannel);
                 st.hand_off(s, o.id);
             }
-            Attempt::Done((), format!("close {name}"))
+            Attempt::Done((), say!(st, "close {name}"))
         })
     }
 }
@@ -230,6 +231,9 @@ fn take_offer(st: &mut State, g: Gid, case: usize) -> Val {
 }
 
 fn describe(st: &State, cases: &[Case<'_>], default: bool) -> String {
+    if st.quiet {
+        return String::new();
+    }
     let parts: Vec<String> = cases
         .iter()
         .map(|c| {
@@ -274,14 +278,14 @@ fn fire(
     tag: String,
 ) -> Attempt<(Option<usize>, Option<Val>)> {
     let id = case.o.id;
-    let name = st.oname(id).to_string();
+    let name = st.label(id);
     match &case.send {
         Some(slot) => {
             let c = chan(st, id);
             if c.closed {
                 return Attempt::Fault(
                     Fault::SendOnClosedChannel,
-                    format!("{tag}send on {name}: closed"),
+                    say!(st, "{tag}send on {name}: closed"),
                 );
             }
             if let Some((r, rc)) = c.recvq.pop_front() {
@@ -292,15 +296,16 @@ fn fire(
                 let v = slot.lock().unwrap().take();
                 st.gors[r].fired = Some((rc, v));
                 st.hand_off(r, id);
-                let rn = st.name(r).to_string();
+                let rn = st.gname(r);
                 return Attempt::Done(
                     (Some(i), None),
-                    format!("{tag}send on {name}: handed to {rn}"),
+                    say!(st, "{tag}send on {name}: handed to {rn}"),
                 );
             }
             c.buf
                 .push_back(slot.lock().unwrap().take().expect("send value"));
-            let t = format!("{tag}send on {name} (buffer {}/{})", c.buf.len(), c.cap);
+            let (len, cap) = (c.buf.len(), c.cap);
+            let t = say!(st, "{tag}send on {name} (buffer {len}/{cap})");
             Attempt::Done((Some(i), None), t)
         }
         None => {
@@ -314,24 +319,24 @@ fn fire(
                     st.hand_off(s, id);
                 }
                 let c = chan(st, id);
-                let t = format!(
-                    "{tag}receive from {name} (buffer {}/{})",
-                    c.buf.len(),
-                    c.cap
-                );
+                let (len, cap) = (c.buf.len(), c.cap);
+                let t = say!(st, "{tag}receive from {name} (buffer {len}/{cap})");
                 return Attempt::Done((Some(i), Some(v)), t);
             }
             if let Some((s, sc)) = c.sendq.pop_front() {
                 let sv = take_offer(st, s, sc);
                 st.gors[s].fired = Some((sc, None));
                 st.hand_off(s, id);
-                let sn = st.name(s).to_string();
+                let sn = st.gname(s);
                 return Attempt::Done(
                     (Some(i), Some(sv)),
-                    format!("{tag}receive from {name}: from {sn}"),
+                    say!(st, "{tag}receive from {name}: from {sn}"),
                 );
             }
-            Attempt::Done((Some(i), None), format!("{tag}receive from {name}: closed"))
+            Attempt::Done(
+                (Some(i), None),
+                say!(st, "{tag}receive from {name}: closed"),
+            )
         }
     }
 }
@@ -342,7 +347,10 @@ fn run(w: &World, cases: &[Case<'_>], default: bool) -> Fired {
     let (index, value) = w.op(&objs, |st, me| {
         let what = describe(st, cases, default);
         if let Some(f) = st.gors[me].fault.take() {
-            return Attempt::Fault(f, format!("{what}: the channel was closed while it waited"));
+            return Attempt::Fault(
+                f,
+                say!(st, "{what}: the channel was closed while it waited"),
+            );
         }
         if let Some((i, v)) = st.gors[me].fired.take() {
             st.gors[me].offers.clear();
@@ -353,7 +361,7 @@ fn run(w: &World, cases: &[Case<'_>], default: bool) -> Fired {
             };
             return Attempt::Done(
                 (Some(i), v),
-                format!("{what}: case {} {how} by another goroutine", i + 1),
+                say!(st, "{what}: case {} {how} by another goroutine", i + 1),
             );
         }
         // Values offered by an earlier, blocked attempt come back to their cases.
@@ -377,17 +385,17 @@ fn run(w: &World, cases: &[Case<'_>], default: bool) -> Fired {
         if !ready.is_empty() {
             let i = match st.choose(kind, me, &ready) {
                 Ok(i) => i,
-                Err(v) => return Attempt::Fail(v, format!("{what}: diverged")),
+                Err(v) => return Attempt::Fail(v, say!(st, "{what}: diverged")),
             };
             let tag = if cases.len() > 1 {
-                format!("{what}: case {} ", i + 1)
+                say!(st, "{what}: case {} ", i + 1)
             } else {
                 String::new()
             };
             return fire(st, me, i, &cases[i], tag);
         }
         if default {
-            return Attempt::Done((None, None), format!("{what}: nothing ready, default"));
+            return Attempt::Done((None, None), say!(st, "{what}: nothing ready, default"));
         }
         let mut waits = Vec::new();
         for (i, case) in cases.iter().enumerate() {
@@ -406,7 +414,7 @@ fn run(w: &World, cases: &[Case<'_>], default: bool) -> Fired {
                 None => chan(st, id).recvq.push_back((me, i)),
             }
         }
-        Attempt::Block(Wait::Chan(waits), format!("{what}: waits"))
+        Attempt::Block(Wait::Chan(waits), say!(st, "{what}: waits"))
     });
     Fired { index, value }
 }

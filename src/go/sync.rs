@@ -1,6 +1,7 @@
 //! sync.Mutex, sync.RWMutex, sync.WaitGroup, sync.Once, sync.Cond.
 
 use super::{Go, Obj};
+use crate::world::say;
 use crate::world::{Attempt, Fault, Gid, Gor, Holder, ObjKind, OnceState, State, Wait};
 use std::collections::{BTreeSet, VecDeque};
 use std::sync::Arc;
@@ -43,7 +44,7 @@ impl Mutex {
         let o = &self.0;
         o.w.op(&[o], |st, me| {
             let h = holder(st, me);
-            let name = st.oname(o.id).to_string();
+            let name = st.label(o.id);
             let obj = &mut st.objs[o.id];
             let ObjKind::Mutex { holder } = &mut obj.kind else {
                 unreachable!()
@@ -51,12 +52,12 @@ impl Mutex {
             match holder {
                 None => {
                     *holder = Some(h);
-                    Attempt::Done((), format!("lock {name}"))
+                    Attempt::Done((), say!(st, "lock {name}"))
                 }
                 Some(cur) => {
                     let who = cur.gid;
                     obj.waiters.push(me);
-                    let text = format!("lock {name}: held by {}, waits", st.name(who));
+                    let text = say!(st, "lock {name}: held by {}, waits", st.name(who));
                     Attempt::Block(Wait::Lock(o.id), text)
                 }
             }
@@ -66,18 +67,18 @@ impl Mutex {
     pub fn unlock(&self) {
         let o = &self.0;
         o.w.op(&[o], |st, _| {
-            let name = st.oname(o.id).to_string();
+            let name = st.label(o.id);
             let ObjKind::Mutex { holder } = &mut st.objs[o.id].kind else {
                 unreachable!()
             };
             if holder.take().is_none() {
                 return Attempt::Fault(
                     Fault::UnlockOfUnlockedMutex,
-                    format!("unlock {name}: not locked"),
+                    say!(st, "unlock {name}: not locked"),
                 );
             }
             st.wake_all(o.id);
-            Attempt::Done((), format!("unlock {name}"))
+            Attempt::Done((), say!(st, "unlock {name}"))
         })
     }
 }
@@ -104,11 +105,11 @@ impl RwMutex {
     pub fn rlock(&self) {
         let o = &self.0;
         o.w.op(&[o], |st, me| {
-            let name = st.oname(o.id).to_string();
+            let name = st.label(o.id);
             if std::mem::take(&mut st.gors[me].granted) {
                 return Attempt::Done(
                     (),
-                    format!("rlock {name} (let in when the writer unlocked)"),
+                    say!(st, "rlock {name} (let in when the writer unlocked)"),
                 );
             }
             let h = holder(st, me);
@@ -123,18 +124,18 @@ impl RwMutex {
             };
             if writer.is_none() && pending.is_none() {
                 readers.push(h);
-                return Attempt::Done((), format!("rlock {name}"));
+                return Attempt::Done((), say!(st, "rlock {name}"));
             }
             let why = blocker(&st.gors, writer, pending, "waits for it");
             obj.waiters.push(me);
-            Attempt::Block(Wait::RLock(o.id), format!("rlock {name}: {why}, waits"))
+            Attempt::Block(Wait::RLock(o.id), say!(st, "rlock {name}: {why}, waits"))
         })
     }
 
     pub fn runlock(&self) {
         let o = &self.0;
         o.w.op(&[o], |st, me| {
-            let name = st.oname(o.id).to_string();
+            let name = st.label(o.id);
             let ObjKind::RwMutex {
                 pending, readers, ..
             } = &mut st.objs[o.id].kind
@@ -144,7 +145,7 @@ impl RwMutex {
             if readers.is_empty() {
                 return Attempt::Fault(
                     Fault::RUnlockOfUnlockedRwMutex,
-                    format!("runlock {name}: not read-locked"),
+                    say!(st, "runlock {name}: not read-locked"),
                 );
             }
             // Go lets any goroutine release a read lock; drop the caller's latest if it
@@ -157,14 +158,14 @@ impl RwMutex {
             if let Some(p) = pending.filter(|_| readers.is_empty()) {
                 st.wake(p);
             }
-            Attempt::Done((), format!("runlock {name}"))
+            Attempt::Done((), say!(st, "runlock {name}"))
         })
     }
 
     pub fn lock(&self) {
         let o = &self.0;
         o.w.op(&[o], |st, me| {
-            let name = st.oname(o.id).to_string();
+            let name = st.label(o.id);
             let h = holder(st, me);
             let obj = &mut st.objs[o.id];
             let ObjKind::RwMutex {
@@ -180,7 +181,7 @@ impl RwMutex {
                 if readers.is_empty() {
                     *pending = None;
                     *writer = Some(h);
-                    return Attempt::Done((), format!("lock {name}"));
+                    return Attempt::Done((), say!(st, "lock {name}"));
                 }
                 *pending = Some(me);
                 let rs = names(
@@ -191,20 +192,22 @@ impl RwMutex {
                     },
                 );
                 st.objs[o.id].waiters.push(me);
-                let text =
-                    format!("lock {name}: read-locked by {rs}, waits (new readers now wait too)");
+                let text = say!(
+                    st,
+                    "lock {name}: read-locked by {rs}, waits (new readers now wait too)"
+                );
                 return Attempt::Block(Wait::WLock(o.id), text);
             }
             let why = blocker(&st.gors, writer, pending, "is first in line");
             obj.waiters.push(me);
-            Attempt::Block(Wait::WLock(o.id), format!("lock {name}: {why}, waits"))
+            Attempt::Block(Wait::WLock(o.id), say!(st, "lock {name}: {why}, waits"))
         })
     }
 
     pub fn unlock(&self) {
         let o = &self.0;
         o.w.op(&[o], |st, _| {
-            let name = st.oname(o.id).to_string();
+            let name = st.label(o.id);
             let step = st.trace.len();
             let ObjKind::RwMutex { writer, .. } = &mut st.objs[o.id].kind else {
                 unreachable!()
@@ -212,7 +215,7 @@ impl RwMutex {
             if writer.take().is_none() {
                 return Attempt::Fault(
                     Fault::UnlockOfUnlockedRwMutex,
-                    format!("unlock {name}: not write-locked"),
+                    say!(st, "unlock {name}: not write-locked"),
                 );
             }
             // Go admits the readers that queued behind the writer before any next writer.
@@ -235,7 +238,7 @@ impl RwMutex {
                 unreachable!()
             };
             readers.extend(admitted);
-            Attempt::Done((), format!("unlock {name}"))
+            Attempt::Done((), say!(st, "unlock {name}"))
         })
     }
 }
@@ -254,7 +257,7 @@ impl WaitGroup {
     pub fn add(&self, n: i64) {
         let o = &self.0;
         o.w.op(&[o], |st, _| {
-            let name = st.oname(o.id).to_string();
+            let name = st.label(o.id);
             let ObjKind::WaitGroup { count } = &mut st.objs[o.id].kind else {
                 unreachable!()
             };
@@ -262,7 +265,7 @@ impl WaitGroup {
             if c < 0 {
                 return Attempt::Fault(
                     Fault::NegativeWaitGroupCounter,
-                    format!("add {n} to {name}: counter {c}"),
+                    say!(st, "add {n} to {name}: counter {c}"),
                 );
             }
             *count = c;
@@ -274,7 +277,7 @@ impl WaitGroup {
             } else {
                 format!("add {n} to")
             };
-            Attempt::Done((), format!("{verb} {name} (counter {c})"))
+            Attempt::Done((), say!(st, "{verb} {name} (counter {c})"))
         })
     }
 
@@ -285,18 +288,18 @@ impl WaitGroup {
     pub fn wait(&self) {
         let o = &self.0;
         o.w.op(&[o], |st, me| {
-            let name = st.oname(o.id).to_string();
+            let name = st.label(o.id);
             if std::mem::take(&mut st.gors[me].granted) {
-                return Attempt::Done((), format!("wait {name} (released at zero)"));
+                return Attempt::Done((), say!(st, "wait {name} (released at zero)"));
             }
             let obj = &mut st.objs[o.id];
             let ObjKind::WaitGroup { count } = &obj.kind else {
                 unreachable!()
             };
             if *count == 0 {
-                return Attempt::Done((), format!("wait {name}"));
+                return Attempt::Done((), say!(st, "wait {name}"));
             }
-            let text = format!("wait {name}: counter {count}, waits");
+            let text = say!(st, "wait {name}: counter {count}, waits");
             obj.waiters.push(me);
             Attempt::Block(Wait::Group(o.id), text)
         })
@@ -322,9 +325,9 @@ impl Once {
     pub fn run(&self, f: impl FnOnce()) {
         let o = &self.0;
         let first = o.w.op(&[o], |st, me| {
-            let name = st.oname(o.id).to_string();
+            let name = st.label(o.id);
             if std::mem::take(&mut st.gors[me].granted) {
-                return Attempt::Done(false, format!("once {name}: done by another goroutine"));
+                return Attempt::Done(false, say!(st, "once {name}: done by another goroutine"));
             }
             let obj = &mut st.objs[o.id];
             let ObjKind::Once { state } = &mut obj.kind else {
@@ -333,12 +336,12 @@ impl Once {
             match *state {
                 OnceState::New => {
                     *state = OnceState::Running(me);
-                    Attempt::Done(true, format!("once {name}: runs it"))
+                    Attempt::Done(true, say!(st, "once {name}: runs it"))
                 }
-                OnceState::Done => Attempt::Done(false, format!("once {name}: already done")),
+                OnceState::Done => Attempt::Done(false, say!(st, "once {name}: already done")),
                 OnceState::Running(g) => {
                     obj.waiters.push(me);
-                    let text = format!("once {name}: {} runs it, waits", st.name(g));
+                    let text = say!(st, "once {name}: {} runs it, waits", st.name(g));
                     Attempt::Block(Wait::Once(o.id), text)
                 }
             }
@@ -346,13 +349,13 @@ impl Once {
         if first {
             f();
             o.w.op(&[o], |st, _| {
-                let name = st.oname(o.id).to_string();
+                let name = st.label(o.id);
                 let ObjKind::Once { state } = &mut st.objs[o.id].kind else {
                     unreachable!()
                 };
                 *state = OnceState::Done;
                 st.grant_all(o.id);
-                Attempt::Done((), format!("once {name}: done"))
+                Attempt::Done((), say!(st, "once {name}: done"))
             });
         }
     }
@@ -436,20 +439,20 @@ impl Cond {
     pub fn wait(&self) {
         let o = &self.o;
         o.w.op(&[o], |st, me| {
-            let name = st.oname(o.id).to_string();
+            let name = st.label(o.id);
             cond_state(st, o.id).0.push_back(me);
-            Attempt::Done((), format!("wait {name}: in line; unlocks its locker"))
+            Attempt::Done((), say!(st, "wait {name}: in line; unlocks its locker"))
         });
         self.l.unlock();
         o.w.op(&[o], |st, me| {
-            let name = st.oname(o.id).to_string();
+            let name = st.label(o.id);
             if std::mem::take(&mut st.gors[me].granted) {
-                return Attempt::Done((), format!("wait {name}: signalled"));
+                return Attempt::Done((), say!(st, "wait {name}: signalled"));
             }
             if cond_state(st, o.id).1.remove(&me) {
-                return Attempt::Done((), format!("wait {name}: signalled before it parked"));
+                return Attempt::Done((), say!(st, "wait {name}: signalled before it parked"));
             }
-            Attempt::Block(Wait::Cond(o.id), format!("wait {name}: parks"))
+            Attempt::Block(Wait::Cond(o.id), say!(st, "wait {name}: parks"))
         });
         self.l.lock();
     }
@@ -467,7 +470,7 @@ impl Cond {
     fn notify(&self, all: bool) {
         let o = &self.o;
         o.w.op(&[o], |st, me| {
-            let name = st.oname(o.id).to_string();
+            let name = st.label(o.id);
             let verb = if all { "broadcast" } else { "signal" };
             if let ObjKind::Cond { signallers, .. } = &mut st.objs[o.id].kind {
                 signallers.insert(me);
@@ -480,7 +483,7 @@ impl Cond {
             };
             let woken: Vec<Gid> = waiting.drain(..n).collect();
             if woken.is_empty() {
-                return Attempt::Done((), format!("{verb} {name}: nobody waits (lost)"));
+                return Attempt::Done((), say!(st, "{verb} {name}: nobody waits (lost)"));
             }
             for &g in &woken {
                 // A goroutine already parked is handed its wake-up; one between its
@@ -493,7 +496,7 @@ impl Cond {
                 }
             }
             let names: Vec<&str> = woken.iter().map(|&g| st.name(g)).collect();
-            Attempt::Done((), format!("{verb} {name}: wakes {}", names.join(", ")))
+            Attempt::Done((), say!(st, "{verb} {name}: wakes {}", names.join(", ")))
         })
     }
 }

@@ -6,6 +6,7 @@
 //! goroutine is blocked. Nothing ever sleeps on the wall clock.
 
 use super::{Chan, Go};
+use crate::world::say;
 use crate::world::{Attempt, TimeMode, Wait};
 use std::time::Duration;
 
@@ -23,13 +24,13 @@ impl Go {
     pub fn sleep(&self, d: Duration) {
         self.w.op(&[], |st, me| {
             if std::mem::take(&mut st.gors[me].granted) {
-                return Attempt::Done((), format!("sleep {d:?}: wakes"));
+                return Attempt::Done((), say!(st, "sleep {d:?}: wakes"));
             }
             if st.time == TimeMode::Any || d.is_zero() {
-                return Attempt::Done((), format!("sleep {d:?}"));
+                return Attempt::Done((), say!(st, "sleep {d:?}"));
             }
             let until = st.now + d;
-            let text = format!("sleep {d:?}: until {until:?}");
+            let text = say!(st, "sleep {d:?}: until {until:?}");
             Attempt::Block(Wait::Sleep(until), text)
         })
     }
@@ -45,7 +46,7 @@ impl Go {
             self.w.op(&[], |st, _| {
                 let at = st.now + d;
                 st.timers.push((at, o));
-                Attempt::Done((), format!("timer {name}: fires at {at:?}"))
+                Attempt::Done((), say!(st, "timer {name}: fires at {at:?}"))
             });
             return c;
         }

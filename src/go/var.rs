@@ -5,6 +5,7 @@
 
 use super::{Go, Obj};
 use crate::report::{Property, Violation};
+use crate::world::say;
 use crate::world::{Access, Attempt, ObjKind, State, VarState};
 use std::fmt::Debug;
 use std::sync::{Arc, Mutex};
@@ -105,7 +106,7 @@ impl<T: Clone + Debug + Send + 'static> Var<T> {
         let o = &self.o;
         o.w.op(&[o], |st, me| {
             let v = self.v.lock().unwrap_or_else(|e| e.into_inner()).clone();
-            let text = format!("read {} ({v:?})", st.oname(o.id));
+            let text = say!(st, "read {} ({v:?})", st.oname(o.id));
             match check(st, me, o.id, false) {
                 Some(race) => Attempt::Fail(race, text),
                 None => Attempt::Done(v, text),
@@ -116,7 +117,7 @@ impl<T: Clone + Debug + Send + 'static> Var<T> {
     pub fn set(&self, v: T) {
         let o = &self.o;
         o.w.op(&[o], |st, me| {
-            let text = format!("write {} = {v:?}", st.oname(o.id));
+            let text = say!(st, "write {} = {v:?}", st.oname(o.id));
             match check(st, me, o.id, true) {
                 Some(race) => Attempt::Fail(race, text),
                 None => {

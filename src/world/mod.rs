@@ -51,7 +51,19 @@ pub(crate) struct Options {
     /// visible to loom (see `World::fail_with`).
     pub census: bool,
     pub time: TimeMode,
+    /// Build no step texts and no names: an exploration needs only each execution's
+    /// schedule and verdict, and rebuilds a finding's text by replaying it (measured:
+    /// most of stalemate's own cost per schedule was building text nobody read).
+    pub quiet: bool,
 }
+
+/// A step's text, built only when the execution keeps text (see `Options::quiet`).
+macro_rules! say {
+    ($st:expr, $($arg:tt)*) => {
+        if $st.quiet { String::new() } else { format!($($arg)*) }
+    };
+}
+pub(crate) use say;
 
 /// What one execution produced.
 pub(crate) struct Execution {
@@ -103,9 +115,20 @@ impl World {
     /// between two steps must run right after the first of them, or it would see other
     /// goroutines' later steps in one run and not in its replay.
     fn flush(&self) {
-        let wake = std::mem::take(&mut self.lock().to_unpark);
-        for t in wake {
+        let mut wake = {
+            let mut st = self.lock();
+            if st.to_unpark.is_empty() {
+                return;
+            }
+            std::mem::take(&mut st.to_unpark)
+        };
+        for t in wake.drain(..) {
             t.unpark();
+        }
+        // Keep the buffer: one allocation per execution instead of one per wake-up.
+        let mut st = self.lock();
+        if st.to_unpark.is_empty() {
+            st.to_unpark = wake;
         }
     }
 
@@ -339,7 +362,7 @@ impl World {
         }
         let child = self.op(&[], |st, me| {
             let g = st.spawn(name, Some(me));
-            Attempt::Done(g, format!("go {name}"))
+            Attempt::Done(g, say!(st, "go {name}"))
         });
         let w = self.clone();
         self.flush();
@@ -359,7 +382,7 @@ impl World {
         // Starting is a step: the code before the goroutine's first operation then runs
         // at a fixed place in the step order, in a run and in its replay alike.
         let clean = self.guard(me, || {
-            self.op(&[], |_, _| Attempt::Done((), "starts".to_string()));
+            self.op(&[], |st, _| Attempt::Done((), say!(st, "starts")));
             f()
         });
         self.finish(me, clean);
@@ -389,7 +412,8 @@ impl World {
         let clean = clean && self.await_turn(me);
         let mut st = self.lock();
         if clean && !st.aborted {
-            st.record(me, "returns".to_string());
+            let text = say!(st, "returns");
+            st.record(me, text);
         }
         st.gors[me].status = Status::Done;
         st.check_stuck();
@@ -409,7 +433,8 @@ impl World {
         let clean = clean && self.await_turn(0);
         let mut st = self.lock();
         if clean && !st.aborted {
-            st.record(0, "returns; waits for the other goroutines".to_string());
+            let text = say!(st, "returns; waits for the other goroutines");
+            st.record(0, text);
         }
         if st.aborted {
             // Everyone is unwinding already: nothing to wait for but the joins.
@@ -439,7 +464,10 @@ impl World {
         Execution {
             violation: st.violation.take(),
             steps: std::mem::take(&mut st.trace),
-            names: st.gors.iter().map(|g| g.name.clone()).collect(),
+            names: match st.quiet {
+                true => Vec::new(),
+                false => st.gors.iter().map(|g| g.name.clone()).collect(),
+            },
             joint: std::mem::take(&mut st.joint),
             regroup: st.regroup,
         }

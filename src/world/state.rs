@@ -323,6 +323,8 @@ pub(crate) struct State {
     pub now: std::time::Duration,
     /// Virtual time mode: timers not yet fired (deadline, channel), in creation order.
     pub timers: Vec<(std::time::Duration, Oid)>,
+    /// Steps get no text (see `Options::quiet`).
+    pub quiet: bool,
 }
 
 impl State {
@@ -330,7 +332,8 @@ impl State {
         State {
             gors: Vec::new(),
             objs: Vec::new(),
-            trace: Vec::new(),
+            // Room for a small model's steps without growing.
+            trace: Vec::with_capacity(64),
             violation: None,
             aborted: false,
             max_steps: opts.max_steps,
@@ -346,6 +349,8 @@ impl State {
             time: opts.time,
             now: std::time::Duration::ZERO,
             timers: Vec::new(),
+            // Whoever installs a tracing subscriber sees every step's text.
+            quiet: opts.quiet && !tracing::enabled!(tracing::Level::TRACE),
         }
     }
 
@@ -413,6 +418,24 @@ impl State {
 
     pub(crate) fn oname(&self, o: Oid) -> &str {
         &self.objs[o].name
+    }
+
+    /// An object's name for a step's text: empty in a quiet execution (see `say!`).
+    pub(crate) fn label(&self, o: Oid) -> String {
+        if self.quiet {
+            String::new()
+        } else {
+            self.objs[o].name.clone()
+        }
+    }
+
+    /// A goroutine's name for a step's text: empty in a quiet execution.
+    pub(crate) fn gname(&self, g: Gid) -> String {
+        if self.quiet {
+            String::new()
+        } else {
+            self.gors[g].name.clone()
+        }
     }
 
     /// In a replay, the recorded turn of step `step` (from 0); `None` past the
@@ -564,23 +587,22 @@ impl State {
         if self.aborted {
             return;
         }
-        let live: Vec<Gid> = (0..self.gors.len())
-            .filter(|&g| self.gors[g].status != Status::Done)
-            .collect();
-        if live.iter().any(|&g| self.gors[g].status == Status::Running) {
+        // Called at every block and every end: no allocation here.
+        if self.gors.iter().any(|g| g.status == Status::Running) {
             return;
         }
-        if live.len() == 1 && self.gors[live[0]].status == Status::Joining {
-            self.wake(live[0]);
+        let mut live = (0..self.gors.len()).filter(|&g| self.gors[g].status != Status::Done);
+        let Some(first) = live.next() else {
             return;
-        }
-        if live.is_empty() {
+        };
+        if live.next().is_none() && self.gors[first].status == Status::Joining {
+            self.wake(first);
             return;
         }
         if self.advance_clock() {
             return;
         }
-        if let Some(&t) = live.iter().find(|&&g| self.gors[g].status == Status::Turn) {
+        if let Some(t) = (0..self.gors.len()).find(|&g| self.gors[g].status == Status::Turn) {
             let step = self.trace.len();
             let want = self.replayed(step).map(|t| t.gid);
             let who = want.map(|g| self.name(g).to_string()).unwrap_or_default();
