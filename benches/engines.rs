@@ -11,7 +11,8 @@
 //!   10 seeds), and for each variant the seeds to the first violation under fault
 //!   plans drawn from each seed (printed once);
 //! - overhead: one small two-lock model written directly on shuttle's std-like types
-//!   and the same through stalemate's Go primitives, schedules per second side by side.
+//!   and the same through stalemate's Go primitives, schedules per second side by side;
+//!   and the same model's whole loom search, on loom's own types and through stalemate.
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use stalemate::TimeMode;
@@ -198,7 +199,19 @@ fn shuttle_direct() {
 
 /// The same through stalemate's Go primitives.
 fn through_stalemate() {
-    let m: ModelFn = Arc::new(|go: &stalemate::go::Go| {
+    let o = explore(
+        &Engine::Random { seed: 1 },
+        &bounds(SCHEDULES),
+        two_locks(),
+        None,
+    )
+    .unwrap();
+    assert!(o.finding.is_none());
+}
+
+/// Two goroutines take A then B, on stalemate's Go primitives.
+fn two_locks() -> ModelFn {
+    Arc::new(|go: &stalemate::go::Go| {
         let (a, b) = (go.mutex("A"), go.mutex("B"));
         let (a2, b2) = (a.clone(), b.clone());
         go.go("t", move |_| {
@@ -211,17 +224,65 @@ fn through_stalemate() {
         b.lock();
         b.unlock();
         a.unlock();
-    });
-    let o = explore(&Engine::Random { seed: 1 }, &bounds(SCHEDULES), m, None).unwrap();
-    assert!(o.finding.is_none());
+    })
 }
 
+/// Two threads take A then B, directly on loom's types: every interleaving, no bound.
+/// Returns the executions loom ran.
+fn loom_direct() -> u64 {
+    use loom::sync::Mutex;
+    let runs = Arc::new(std::sync::atomic::AtomicU64::new(0));
+    let r = runs.clone();
+    let mut b = loom::model::Builder::new();
+    b.preemption_bound = None;
+    b.checkpoint_file = None;
+    b.check(move || {
+        r.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let a = loom::sync::Arc::new(Mutex::new(0));
+        let b = loom::sync::Arc::new(Mutex::new(0));
+        let (a2, b2) = (a.clone(), b.clone());
+        let t = loom::thread::spawn(move || {
+            let _x = a2.lock().unwrap();
+            let _y = b2.lock().unwrap();
+        });
+        {
+            let _x = a.lock().unwrap();
+            let _y = b.lock().unwrap();
+        }
+        t.join().unwrap();
+    });
+    runs.load(std::sync::atomic::Ordering::Relaxed)
+}
+
+/// The same model through stalemate on loom: every interleaving, no bound.
+fn loom_through_stalemate() -> u64 {
+    let e = Engine::Loom {
+        preemption_bound: None,
+        max_branches: 10_000,
+    };
+    let o = explore(&e, &bounds(SCHEDULES), two_locks(), None).unwrap();
+    assert!(o.finding.is_none());
+    o.explored.executions
+}
+
+/// Per schedule: shuttle random over 2,000 schedules; per exploration: loom's whole
+/// search, printed with its executions (the two count their executions differently:
+/// stalemate's goroutine start and end are steps of their own).
 fn overhead(c: &mut Criterion) {
     let mut g = c.benchmark_group("overhead-two-locks");
     g.sample_size(10);
     g.throughput(Throughput::Elements(SCHEDULES));
     g.bench_function("shuttle-direct", |b| b.iter(shuttle_direct));
     g.bench_function("stalemate", |b| b.iter(through_stalemate));
+    g.finish();
+    let (direct, through) = (loom_direct(), loom_through_stalemate());
+    eprintln!(
+        "overhead-two-locks-loom: loom explores {direct} executions directly, {through} through stalemate"
+    );
+    let mut g = c.benchmark_group("overhead-two-locks-loom");
+    g.sample_size(10);
+    g.bench_function("loom-direct", |b| b.iter(loom_direct));
+    g.bench_function("stalemate", |b| b.iter(loom_through_stalemate));
     g.finish();
 }
 

@@ -9,6 +9,10 @@ use std::collections::VecDeque;
 
 pub(crate) struct Scheduler {
     max_threads: usize,
+    /// stalemate: threads of earlier executions whose function returned, each waiting at
+    /// the top of its loop for another (see `spawn_thread`): reused instead of a new
+    /// stack (mmap, page faults, munmap) and a `done` unwind per thread per execution.
+    idle: Vec<Thread>,
 }
 
 type Thread = Generator<'static, Option<Box<dyn FnOnce()>>, ()>;
@@ -32,6 +36,7 @@ impl Scheduler {
     pub(crate) fn new(capacity: usize) -> Scheduler {
         Scheduler {
             max_threads: capacity,
+            idle: Vec::new(),
         }
     }
 
@@ -79,15 +84,13 @@ impl Scheduler {
         F: FnOnce() + Send + 'static,
     {
         let mut threads = Vec::new();
-        threads.push(spawn_thread(Box::new(f), None));
+        threads.push(self.thread(Box::new(f), None));
         threads[0].resume();
 
         loop {
             if execution.threads.is_complete() {
-                for thread in &mut threads {
-                    thread.resume();
-                    assert!(thread.is_done());
-                }
+                // stalemate: keep every thread for the next execution (see `idle`).
+                self.idle.extend(threads.drain(..).filter(|t| !t.is_done()));
                 return;
             }
 
@@ -101,8 +104,22 @@ impl Scheduler {
                 let thread_id = threads.len();
                 let QueuedSpawn { f, stack_size } = th;
 
-                threads.push(spawn_thread(f, stack_size));
+                threads.push(self.thread(f, stack_size));
                 threads[thread_id].resume();
+            }
+        }
+    }
+
+    /// stalemate: an idle thread of the default stack size given `f`, or a new one.
+    fn thread(&mut self, f: Box<dyn FnOnce()>, stack_size: Option<usize>) -> Thread {
+        match (stack_size, self.idle.pop()) {
+            (None, Some(mut g)) => {
+                g.set_para(Some(f));
+                g
+            }
+            (_, idle) => {
+                self.idle.extend(idle);
+                spawn_thread(f, stack_size)
             }
         }
     }
