@@ -26,6 +26,15 @@ fn expect(kernel: &str, key: &str) -> Vec<String> {
     expect_with(kernel, key, "")
 }
 
+/// `expect`, and every report says each of `texts`.
+fn expect_saying(kernel: &str, key: &str, texts: &[&str]) {
+    for r in expect(kernel, key) {
+        for t in texts {
+            assert!(r.contains(t), "wanted `{t}` in {r}");
+        }
+    }
+}
+
 fn expect_with(kernel: &str, key: &str, extra: &str) -> Vec<String> {
     let s = scenario_with(kernel, key, extra);
     let mut reports = Vec::new();
@@ -72,37 +81,38 @@ fn context_cancel_reaches_children_and_timeouts_expire() {
 
 #[test]
 fn a_nil_map_write_is_a_panic_at_its_line() {
-    for r in expect("nil_map.go", "violation:panic") {
-        assert!(
-            r.contains("panic: assignment to entry in nil map (nil_map.go:9)"),
-            "{r}"
-        );
-    }
+    expect_saying(
+        "nil_map.go",
+        "violation:panic",
+        &["panic: assignment to entry in nil map (nil_map.go:9)"],
+    );
 }
 
 #[test]
 fn an_index_out_of_range_is_reported_as_go_does() {
-    for r in expect("index.go", "violation:panic") {
-        assert!(
-            r.contains("panic: runtime error: index out of range [5] with length 3 (index.go:6)"),
-            "{r}"
-        );
-    }
+    expect_saying(
+        "index.go",
+        "violation:panic",
+        &["panic: runtime error: index out of range [5] with length 3 (index.go:6)"],
+    );
 }
 
 #[test]
 fn a_lost_cond_signal_is_a_deadlock_naming_the_cond() {
-    for r in expect("cond.go", "deadlock") {
-        assert!(r.contains("waits on Cond q.cond"), "{r}");
-        assert!(r.contains("consumer in main.func1 at cond.go:"), "{r}");
-    }
+    expect_saying(
+        "cond.go",
+        "deadlock",
+        &["waits on Cond q.cond", "consumer in main.func1 at cond.go:"],
+    );
 }
 
 #[test]
 fn a_test_entry_reports_its_fatalf() {
-    for r in expect("testfail.go", "violation:test-failed") {
-        assert!(r.contains("t.Fatalf: lost update: n = 1"), "{r}");
-    }
+    expect_saying(
+        "testfail.go",
+        "violation:test-failed",
+        &["t.Fatalf: lost update: n = 1"],
+    );
 }
 
 #[test]
@@ -269,50 +279,48 @@ fn scenario_errors_for_kernels_name_what_is_accepted() {
 
 #[test]
 fn a_loop_without_go_operations_meets_the_statement_bound() {
-    for r in expect("spin.go", "violation:step-bound") {
-        assert!(
-            r.contains("the kernel ran 1000000 statements in one execution"),
-            "{r}"
-        );
-    }
+    expect_saying(
+        "spin.go",
+        "violation:step-bound",
+        &["the kernel ran 1000000 statements in one execution"],
+    );
 }
 
 #[test]
 fn deep_recursion_is_a_panic_at_the_call_bound() {
-    for r in expect("deep.go", "violation:panic") {
-        assert!(
-            r.contains("panic: stack overflow: more than 200 nested calls"),
-            "{r}"
-        );
-    }
+    expect_saying(
+        "deep.go",
+        "violation:panic",
+        &["panic: stack overflow: more than 200 nested calls"],
+    );
 }
 
 #[test]
 fn kernel_timers_follow_the_time_mode() {
-    for r in expect("timeout.go", "violation:panic") {
-        assert!(r.contains("the 5s timeout fired before"), "{r}");
-    }
+    expect_saying(
+        "timeout.go",
+        "violation:panic",
+        &["the 5s timeout fired before"],
+    );
     expect_with("timeout.go", "pass", "[time]\nmode = \"virtual\"");
 }
 
 #[test]
 fn an_empty_select_blocks_forever() {
-    for r in expect("select_forever.go", "leak") {
-        assert!(
-            r.contains(
-                "parked in main.func1 at select_forever.go:6 waits for select {} (blocks forever)"
-            ),
-            "{r}"
-        );
-    }
+    expect_saying(
+        "select_forever.go",
+        "leak",
+        &["parked in main.func1 at select_forever.go:6 waits for select {} (blocks forever)"],
+    );
 }
 
 #[test]
 fn a_nil_dereference_is_reported_as_go_does() {
-    for r in expect("nil_deref.go", "violation:panic") {
-        assert!(
-            r.contains("panic: runtime error: invalid memory address or nil pointer dereference (nil_deref.go:11)"),
-            "{r}"
-        );
-    }
+    expect_saying(
+        "nil_deref.go",
+        "violation:panic",
+        &[
+            "panic: runtime error: invalid memory address or nil pointer dereference (nil_deref.go:11)",
+        ],
+    );
 }

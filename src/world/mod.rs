@@ -464,9 +464,10 @@ impl World {
         Execution {
             violation: st.violation.take(),
             steps: std::mem::take(&mut st.trace),
-            names: match st.quiet {
-                true => Vec::new(),
-                false => st.gors.iter().map(|g| g.name.clone()).collect(),
+            names: if st.quiet {
+                Vec::new()
+            } else {
+                st.gors.iter().map(|g| g.name.clone()).collect()
             },
             joint: std::mem::take(&mut st.joint),
             regroup: st.regroup,
