@@ -298,6 +298,9 @@ fn drive(
                 *sp.lock().unwrap() = Some(run.joint);
                 return true;
             }
+            if run.pruned {
+                return false;
+            }
             on(i, run)
         });
         let spent: u64 = regrouped.iter().sum();

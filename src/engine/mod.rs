@@ -83,6 +83,12 @@ pub(crate) fn choose(kind: Kind, n: usize) -> usize {
     }
 }
 
+/// True once loom's sleep sets have found the running execution equivalent to one
+/// explored already: nothing after this point is explored, so it may stop here.
+pub(crate) fn redundant(kind: Kind) -> bool {
+    kind == Kind::Loom && loom::redundant()
+}
+
 /// The arity of the choice a shuttle scheduler's `next_u64` is asked for (0: none).
 pub(crate) fn arity() -> usize {
     ARITY.with(|a| a.get())

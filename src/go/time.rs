@@ -43,7 +43,10 @@ impl Go {
         let c = self.chan::<()>(name, 1);
         if self.w.lock().time == TimeMode::Virtual {
             let o = c.o.id;
-            self.w.op(&[], |st, _| {
+            // Timers due at the same instant fire in the order they were made, so
+            // making one is an access to its channel: two made concurrently, whose
+            // channels a select names together (one point), are explored in both orders.
+            self.w.op(&[&*c.o], |st, _| {
                 let at = st.now + d;
                 st.timers.push((at, o));
                 Attempt::Done((), say!(st, "timer {name}: fires at {at:?}"))

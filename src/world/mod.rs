@@ -74,6 +74,8 @@ pub(crate) struct Execution {
     pub joint: BTreeSet<Vec<String>>,
     /// Abandoned: an operation spanned two loom points (see `World::touch`).
     pub regroup: bool,
+    /// Cut short: equivalent to an execution explored already (see `World::prune`).
+    pub pruned: bool,
 }
 
 /// A primitive's identity: its world, its object, its engine point.
@@ -181,6 +183,7 @@ impl World {
                 // before it reads the world's own abort flag, which loom cannot see.
                 f.read();
             }
+            self.prune();
             if !self.await_turn(me) {
                 unwind();
             }
@@ -265,6 +268,22 @@ impl World {
         }
         for p in firsts() {
             p.touch();
+        }
+    }
+
+    /// Ends the execution once loom's sleep sets have found it equivalent to one they
+    /// explored already: loom explores nothing after that point and adds no backtrack
+    /// points from it, so running on would only cost time (and could find nothing the
+    /// equivalent execution does not). Ended like an abort, with no verdict.
+    fn prune(&self) {
+        if engine::redundant(self.kind) {
+            let mut st = self.lock();
+            if !st.aborted {
+                st.pruned = true;
+                st.abort();
+            }
+            drop(st);
+            unwind();
         }
     }
 
@@ -471,6 +490,7 @@ impl World {
             },
             joint: std::mem::take(&mut st.joint),
             regroup: st.regroup,
+            pruned: st.pruned,
         }
     }
 

@@ -318,6 +318,9 @@ pub(crate) struct State {
     /// A loom operation spanned objects of different points: the execution was
     /// abandoned, and the exploration must start again with larger groups.
     pub regroup: bool,
+    /// loom's sleep sets found this execution equivalent to one explored already, and
+    /// it was cut short (see `World::prune`).
+    pub pruned: bool,
     pub time: TimeMode,
     /// The virtual clock (virtual time mode).
     pub now: std::time::Duration,
@@ -346,6 +349,7 @@ impl State {
             joint: Default::default(),
             handoffs: Vec::new(),
             regroup: false,
+            pruned: false,
             time: opts.time,
             now: std::time::Duration::ZERO,
             timers: Vec::new(),

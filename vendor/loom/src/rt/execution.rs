@@ -186,6 +186,14 @@ impl Execution {
 
         let path_id = self.path.pos();
 
+        // stalemate: each thread's next access, for sleep sets.
+        let mut accesses = [crate::rt::path::Next::NONE; crate::rt::MAX_THREADS];
+        for (i, th) in self.threads.iter() {
+            if let Some(op) = th.operation {
+                accesses[i.as_usize()] = op.next();
+            }
+        }
+
         let next = self.path.branch_thread(self.id, {
             self.threads.iter().map(|(i, th)| {
                 if initial.is_none() && th.is_runnable() {
@@ -202,7 +210,7 @@ impl Execution {
                     Thread::Skip
                 }
             })
-        });
+        }, accesses);
 
         let switched = Some(self.threads.active_id()) != next;
 

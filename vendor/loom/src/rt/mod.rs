@@ -221,6 +221,13 @@ pub fn skip_branch() {
     execution(|execution| execution.path.skip_branch())
 }
 
+/// stalemate: true once this execution has reached a state where every enabled thread
+/// is asleep (sleep sets, `Path::redundant`): an equivalent execution was explored, and
+/// nothing after this point is, so the caller may end the execution early.
+pub fn redundant() -> bool {
+    execution(|execution| execution.path.is_redundant())
+}
+
 /// stalemate: returns one of `0..n`; every one is explored (`n` must be the same each
 /// time the execution reaches this call, as a deterministic model makes it).
 pub fn choose(n: usize) -> usize {

@@ -397,6 +397,13 @@ impl Operation {
         self.obj
     }
 
+    /// stalemate: the operation as a sleep-set key (`path::Next`): its object, and
+    /// whether it only reads (an atomic load), which commutes with other reads.
+    pub(super) fn next(&self) -> rt::path::Next {
+        let read = matches!(self.action, Action::Atomic(rt::atomic::Action::Load));
+        rt::path::Next::access(self.obj.index, read)
+    }
+
     pub(super) fn action(&self) -> Action {
         self.action
     }

@@ -32,6 +32,44 @@ pub(crate) struct Path {
 
     /// How to reset the `exploring` state
     exploring_on_start: bool,
+
+    /// stalemate: prune with sleep sets (only with no preemption bound; see `Next`).
+    sleep_sets: bool,
+
+    /// stalemate: this execution reached a state whose every enabled thread is asleep:
+    /// an equivalent execution was explored already, so the rest of this one is run
+    /// without exploring and without adding backtrack points.
+    redundant: bool,
+}
+
+/// stalemate: a thread's next access, as sleep sets need it: the object, and whether
+/// it only reads. Two accesses are independent when their objects differ or both
+/// only read: the relation loom's DPOR uses (`last_dependent_access`). A thread with
+/// no pending access (just spawned, or woken from `park`) counts as dependent on
+/// everything, so it is never kept asleep: its step is model code that loom cannot
+/// see, and treating it as independent (as DPOR's race detection does) was measured to
+/// lose a violation that model code hid from loom (vendor/PATCHES.md).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "checkpoint", derive(Serialize, Deserialize))]
+pub(crate) struct Next(u32);
+
+// The sleep sets are a bit per thread in a `u8`.
+const _: () = assert!(MAX_THREADS <= 8);
+
+impl Next {
+    pub(crate) const NONE: Next = Next(u32::MAX);
+
+    pub(crate) fn access(obj: usize, read: bool) -> Next {
+        assert!(obj < (u32::MAX >> 1) as usize, "[loom internal bug] object index");
+        Next((obj as u32) << 1 | read as u32)
+    }
+
+    fn independent(self, other: Next) -> bool {
+        if self == Next::NONE || other == Next::NONE {
+            return false;
+        }
+        self.0 >> 1 != other.0 >> 1 || self.0 & other.0 & 1 == 1
+    }
 }
 
 #[derive(Debug)]
@@ -51,6 +89,14 @@ pub(crate) struct Schedule {
     prev: Option<object::Ref<Schedule>>,
 
     exploring: bool,
+
+    /// stalemate: each thread's next access at this point.
+    next: [Next; MAX_THREADS],
+
+    /// stalemate: the threads asleep on arrival (a bit per thread): explored at an
+    /// earlier point, with every access since independent of theirs, so whatever they
+    /// would do first here has been explored. They are never chosen here.
+    sleep: u8,
 }
 
 #[derive(Debug)]
@@ -143,6 +189,8 @@ impl Path {
             exploring,
             skipping: false,
             exploring_on_start: exploring,
+            sleep_sets: preemption_bound.is_none(),
+            redundant: false,
         }
     }
 
@@ -178,6 +226,10 @@ impl Path {
 
     pub(super) fn pos(&self) -> usize {
         self.pos
+    }
+
+    pub(super) fn is_redundant(&self) -> bool {
+        self.redundant
     }
 
     /// Push a new atomic-load branch
@@ -279,12 +331,20 @@ impl Path {
         &mut self,
         execution_id: execution::Id,
         seed: impl ExactSizeIterator<Item = Thread>,
+        next: [Next; MAX_THREADS],
     ) -> Option<thread::Id> {
         if self.is_traversed() {
             assert_path_len!(self.branches);
 
             // Find the last thread scheduling branch in the path
             let prev = self.last_schedule();
+
+            let sleep = match prev {
+                Some(prev) if self.sleep_sets && self.exploring => {
+                    prev.get(&self.branches).sleep_after()
+                }
+                _ => 0,
+            };
 
             // Entering a new exploration space.
             //
@@ -296,6 +356,8 @@ impl Path {
                 threads: [Thread::Disabled; MAX_THREADS],
                 prev,
                 exploring: self.exploring,
+                next,
+                sleep,
             });
 
             // Get a reference to the branch in the object store.
@@ -316,6 +378,27 @@ impl Path {
                         "[loom internal bug] only one thread should start as active"
                     );
                     active = Some(i as u8);
+                }
+            }
+
+            // stalemate: never run an asleep thread; if every enabled thread is
+            // asleep, this execution is equivalent to one explored already.
+            if let Some(a) = active.filter(|&a| sleep >> a & 1 == 1) {
+                let awake = (0..MAX_THREADS)
+                    .find(|&i| sleep >> i & 1 == 0 && schedule.threads[i] == Thread::Skip);
+                schedule.threads[a as usize] = Thread::Skip;
+                match awake {
+                    Some(i) => {
+                        schedule.threads[i] = Thread::Active;
+                        active = Some(i as u8);
+                    }
+                    None => {
+                        schedule.threads[a as usize] = Thread::Active;
+                        schedule.exploring = false;
+                        self.redundant = true;
+                        self.exploring = false;
+                        self.skipping = true;
+                    }
                 }
             }
 
@@ -371,6 +454,9 @@ impl Path {
     }
 
     pub(super) fn backtrack(&mut self, mut point: usize, thread_id: thread::Id) {
+        if self.redundant {
+            return;
+        }
         let schedule = loop {
             if let Some(schedule_ref) =
                 object::Ref::from_usize(point).downcast::<Schedule>(&self.branches)
@@ -435,6 +521,7 @@ impl Path {
         // Reset exploring / critical / skip
         self.exploring = self.exploring_on_start;
         self.skipping = false;
+        self.redundant = false;
 
         // Set the final branch to try the next option. If all options have been
         // traversed, pop the final branch and try again w/ the one under it.
@@ -530,6 +617,21 @@ impl Schedule {
             .map(|(index, _)| index as u8)
     }
 
+    /// stalemate: the sleep set of the next schedule point: the threads asleep here or
+    /// explored here already, whose next access is independent of the access the
+    /// active thread takes from here.
+    fn sleep_after(&self) -> u8 {
+        let Some(a) = self.active_thread_index() else {
+            return 0;
+        };
+        let taken = self.next[a as usize];
+        (0..MAX_THREADS)
+            .filter(|&i| i != a as usize)
+            .filter(|&i| self.sleep >> i & 1 == 1 || self.threads[i] == Thread::Visited)
+            .filter(|&i| self.next[i].independent(taken))
+            .fold(0, |s, i| s | 1 << i)
+    }
+
     /// Compute the number of preemptions for the current state of the branch
     fn preemptions(&self) -> u8 {
         if self.initial_active.is_some() && self.initial_active != self.active_thread_index() {
@@ -561,11 +663,17 @@ impl Schedule {
             return;
         }
 
+        // stalemate: an asleep thread is never explored here (see `sleep`).
+        let sleep = self.sleep;
         if self.threads[thread_id].is_enabled() {
-            self.threads[thread_id].explore();
+            if sleep >> thread_id & 1 == 0 {
+                self.threads[thread_id].explore();
+            }
         } else {
-            for th in &mut self.threads {
-                th.explore();
+            for (i, th) in self.threads.iter_mut().enumerate() {
+                if sleep >> i & 1 == 0 {
+                    th.explore();
+                }
             }
         }
     }
