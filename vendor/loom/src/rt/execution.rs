@@ -186,21 +186,13 @@ impl Execution {
 
         let path_id = self.path.pos();
 
-        // stalemate: each thread's next access, for sleep sets.
-        let mut accesses = [crate::rt::path::Next::NONE; crate::rt::MAX_THREADS];
-        for (i, th) in self.threads.iter() {
-            if let Some(op) = th.operation {
-                accesses[i.as_usize()] = op.next();
-            }
-        }
-
         let next = self.path.branch_thread(self.id, {
             self.threads.iter().map(|(i, th)| {
                 if initial.is_none() && th.is_runnable() {
                     initial = Some(i);
                 }
 
-                if initial == Some(i) {
+                let state = if initial == Some(i) {
                     Thread::Active
                 } else if th.is_yield() {
                     Thread::Yield
@@ -208,9 +200,12 @@ impl Execution {
                     Thread::Disabled
                 } else {
                     Thread::Skip
-                }
+                };
+                // stalemate: with its next access, for sleep sets.
+                let next = th.operation.map_or(crate::rt::path::Next::NONE, |op| op.next());
+                (state, next)
             })
-        }, accesses);
+        });
 
         let switched = Some(self.threads.active_id()) != next;
 

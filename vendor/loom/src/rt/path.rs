@@ -33,9 +33,6 @@ pub(crate) struct Path {
     /// How to reset the `exploring` state
     exploring_on_start: bool,
 
-    /// stalemate: prune with sleep sets (only with no preemption bound; see `Next`).
-    sleep_sets: bool,
-
     /// stalemate: this execution reached a state whose every enabled thread is asleep:
     /// an equivalent execution was explored already, so the rest of this one is run
     /// without exploring and without adding backtrack points.
@@ -189,7 +186,6 @@ impl Path {
             exploring,
             skipping: false,
             exploring_on_start: exploring,
-            sleep_sets: preemption_bound.is_none(),
             redundant: false,
         }
     }
@@ -330,8 +326,7 @@ impl Path {
     pub(super) fn branch_thread(
         &mut self,
         execution_id: execution::Id,
-        seed: impl ExactSizeIterator<Item = Thread>,
-        next: [Next; MAX_THREADS],
+        seed: impl ExactSizeIterator<Item = (Thread, Next)>,
     ) -> Option<thread::Id> {
         if self.is_traversed() {
             assert_path_len!(self.branches);
@@ -340,7 +335,8 @@ impl Path {
             let prev = self.last_schedule();
 
             let sleep = match prev {
-                Some(prev) if self.sleep_sets && self.exploring => {
+                // stalemate: sleep sets only with no preemption bound (see `Next`).
+                Some(prev) if self.preemption_bound.is_none() && self.exploring => {
                     prev.get(&self.branches).sleep_after()
                 }
                 _ => 0,
@@ -356,7 +352,7 @@ impl Path {
                 threads: [Thread::Disabled; MAX_THREADS],
                 prev,
                 exploring: self.exploring,
-                next,
+                next: [Next::NONE; MAX_THREADS],
                 sleep,
             });
 
@@ -368,9 +364,10 @@ impl Path {
             // Currently active thread
             let mut active = None;
 
-            for (i, v) in seed.enumerate() {
+            for (i, (v, next)) in seed.enumerate() {
                 // Initialize thread states
                 schedule.threads[i] = v;
+                schedule.next[i] = next;
 
                 if v.is_active() {
                     assert!(
@@ -383,21 +380,19 @@ impl Path {
 
             // stalemate: never run an asleep thread; if every enabled thread is
             // asleep, this execution is equivalent to one explored already.
-            if let Some(a) = active.filter(|&a| sleep >> a & 1 == 1) {
+            let mut redundant = false;
+            if let Some(a) = active.filter(|&a| schedule.asleep(a as usize)) {
                 let awake = (0..MAX_THREADS)
-                    .find(|&i| sleep >> i & 1 == 0 && schedule.threads[i] == Thread::Skip);
-                schedule.threads[a as usize] = Thread::Skip;
+                    .find(|&i| !schedule.asleep(i) && schedule.threads[i] == Thread::Skip);
                 match awake {
                     Some(i) => {
+                        schedule.threads[a as usize] = Thread::Skip;
                         schedule.threads[i] = Thread::Active;
                         active = Some(i as u8);
                     }
                     None => {
-                        schedule.threads[a as usize] = Thread::Active;
                         schedule.exploring = false;
-                        self.redundant = true;
-                        self.exploring = false;
-                        self.skipping = true;
+                        redundant = true;
                     }
                 }
             }
@@ -412,6 +407,11 @@ impl Path {
                         break;
                     }
                 }
+            }
+
+            if redundant {
+                self.redundant = true;
+                self.skip_branch();
             }
 
             let mut initial_active = active;
@@ -627,9 +627,14 @@ impl Schedule {
         let taken = self.next[a as usize];
         (0..MAX_THREADS)
             .filter(|&i| i != a as usize)
-            .filter(|&i| self.sleep >> i & 1 == 1 || self.threads[i] == Thread::Visited)
+            .filter(|&i| self.asleep(i) || self.threads[i] == Thread::Visited)
             .filter(|&i| self.next[i].independent(taken))
             .fold(0, |s, i| s | 1 << i)
+    }
+
+    /// stalemate: thread `i` is asleep on arrival here (see `sleep`).
+    fn asleep(&self, i: usize) -> bool {
+        self.sleep >> i & 1 == 1
     }
 
     /// Compute the number of preemptions for the current state of the branch
@@ -664,15 +669,14 @@ impl Schedule {
         }
 
         // stalemate: an asleep thread is never explored here (see `sleep`).
-        let sleep = self.sleep;
         if self.threads[thread_id].is_enabled() {
-            if sleep >> thread_id & 1 == 0 {
+            if !self.asleep(thread_id) {
                 self.threads[thread_id].explore();
             }
         } else {
-            for (i, th) in self.threads.iter_mut().enumerate() {
-                if sleep >> i & 1 == 0 {
-                    th.explore();
+            for i in 0..MAX_THREADS {
+                if !self.asleep(i) {
+                    self.threads[i].explore();
                 }
             }
         }
