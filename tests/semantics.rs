@@ -251,31 +251,30 @@ fn a_waiting_writer_blocks_new_readers_so_a_recursive_read_lock_deadlocks() {
 fn readers_share_and_exclude_writers() {
     expect("pass", |go| {
         let rw = go.rwmutex("rw");
-        let inside = stalemate::go::Data::new((0, 0)); // (readers, writers) inside
-        for i in 0..2 {
-            let (rw, inside, g) = (rw.clone(), inside.clone(), go.clone());
+        // Who is inside: one flag per reader (readers never write each other's, as
+        // writes under a read lock would race) and one for the writer.
+        let readers: Vec<_> = (0..2)
+            .map(|i| go.data(&format!("reader{i}.inside"), false))
+            .collect();
+        let writer = go.data("writer.inside", false);
+        for (i, me) in readers.iter().enumerate() {
+            let (rw, me, writer, g) = (rw.clone(), me.clone(), writer.clone(), go.clone());
             go.go(&format!("reader{i}"), move |_| {
                 rw.rlock();
-                let w = inside.with(|x| {
-                    x.0 += 1;
-                    x.1
-                });
-                g.check("exclusion", w == 0, || {
-                    "a reader inside with a writer".into()
-                });
-                inside.with(|x| x.0 -= 1);
+                me.set(true);
+                let w = writer.get();
+                g.check("exclusion", !w, || "a reader inside with a writer".into());
+                me.set(false);
                 rw.runlock();
             });
         }
         rw.lock();
-        let r = inside.with(|x| {
-            x.1 += 1;
-            x.0
-        });
+        writer.set(true);
+        let r = readers.iter().filter(|r| r.get()).count();
         go.check("exclusion", r == 0, || {
             format!("{r} readers inside with the writer")
         });
-        inside.with(|x| x.1 -= 1);
+        writer.set(false);
         rw.unlock();
     });
 }
@@ -285,7 +284,7 @@ fn waitgroup_and_once() {
     expect("pass", |go| {
         let wg = go.waitgroup("wg");
         let once = go.once("once");
-        let runs = stalemate::go::Data::new(0);
+        let runs = go.data("runs", 0);
         wg.add(2);
         for i in 0..2 {
             let (wg, once, runs) = (wg.clone(), once.clone(), runs.clone());
@@ -463,6 +462,41 @@ fn unordered_accesses_to_a_plain_variable_are_a_data_race() {
     assert!(m.contains("in run") && m.contains("in distribute"), "{m}");
 }
 
+/// `Data` accesses are no steps, so loom never reorders them: the race detector checks
+/// each instead, which is what lets loom treat the code between two operations as the
+/// goroutine's own (`loom::assume_local_steps`).
+#[test]
+fn model_data_is_race_checked_between_steps() {
+    let m = expect("data-race", |go| {
+        let d = go.data("cache", 0);
+        let d2 = d.clone();
+        go.go("writer", move |go| {
+            let _f = go.func("fill");
+            d2.set(1);
+        });
+        let _f = go.func("serve");
+        d.get();
+    });
+    assert!(m.contains("nothing orders the two"), "{m}");
+    assert!(m.contains("in fill") && m.contains("in serve"), "{m}");
+    assert!(m.contains("cache after step"), "{m}");
+    // Reads alone never race; writes under one mutex are ordered by it.
+    expect("pass", |go| {
+        let (d, mu) = (go.data("cache", 0), go.mutex("mu"));
+        let n = go.data("n", 0);
+        for i in 0..2 {
+            let (d, mu, n) = (d.clone(), mu.clone(), n.clone());
+            go.go(&format!("w{i}"), move |_| {
+                d.get();
+                mu.lock();
+                n.with(|n| *n += 1);
+                mu.unlock();
+            });
+        }
+        d.get();
+    });
+}
+
 #[test]
 fn locks_channels_go_statements_and_waitgroups_order_accesses() {
     // Under the same mutex.
@@ -625,7 +659,7 @@ fn channels_selected_together_share_one_loom_point_and_stay_ordered() {
 fn cond_handshake(go: &Go, waiters: usize, broadcast: bool) {
     let mu = go.mutex("mu");
     let cond = go.cond("queue.cond", &mu);
-    let ready = stalemate::go::Data::new(false);
+    let ready = go.data("ready", false);
     let wg = go.waitgroup("wg");
     wg.add(waiters as i64);
     for i in 0..waiters {

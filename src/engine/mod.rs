@@ -89,6 +89,16 @@ pub(crate) fn redundant(kind: Kind) -> bool {
     kind == Kind::Loom && loom::redundant()
 }
 
+/// Tells loom whether model code between two Go operations touches only memory that
+/// the race detector checks (see `World::unchecked_memory`): if so, a goroutine's step
+/// with no operation pending (just started or woken) commutes with every other, and
+/// sleep sets may keep it asleep. Shuttle's schedulers do not reduce.
+pub(crate) fn assume_local_steps(kind: Kind, local: bool) {
+    if kind == Kind::Loom {
+        loom::assume_local_steps(local);
+    }
+}
+
 /// The arity of the choice a shuttle scheduler's `next_u64` is asked for (0: none).
 pub(crate) fn arity() -> usize {
     ARITY.with(|a| a.get())

@@ -12,7 +12,7 @@ mod var;
 pub use chan::{Chan, Fired, Select, TryRecv};
 pub use sync::{Cond, Locker, Mutex, Once, RwMutex, WaitGroup};
 pub use time::Ticker;
-pub use var::Var;
+pub use var::{Data, Var};
 
 use crate::world::World;
 use std::sync::Arc;
@@ -33,6 +33,12 @@ impl Go {
             id,
             point: self.w.point(name),
         })
+    }
+
+    /// This model shares memory that the race detector does not check (see
+    /// `World::unchecked_memory`); call it before the first operation.
+    pub(crate) fn unchecked_memory(&self) {
+        self.w.unchecked_memory();
     }
 
     /// `go f()`: starts a named goroutine.
@@ -83,36 +89,5 @@ pub struct Func {
 impl Drop for Func {
     fn drop(&mut self) {
         self.w.leave();
-    }
-}
-
-/// Plain data of the model (a map, a counter), to be guarded by the model's own Go
-/// locks exactly as the Go code guards it. Accesses are not scheduling points.
-pub struct Data<T>(Arc<std::sync::Mutex<T>>);
-
-impl<T> Clone for Data<T> {
-    fn clone(&self) -> Self {
-        Data(self.0.clone())
-    }
-}
-
-impl<T> Data<T> {
-    pub fn new(v: T) -> Data<T> {
-        Data(Arc::new(std::sync::Mutex::new(v)))
-    }
-
-    pub fn with<R>(&self, f: impl FnOnce(&mut T) -> R) -> R {
-        f(&mut self.0.lock().unwrap_or_else(|e| e.into_inner()))
-    }
-
-    pub fn get(&self) -> T
-    where
-        T: Clone,
-    {
-        self.with(|v| v.clone())
-    }
-
-    pub fn set(&self, v: T) {
-        self.with(|x| *x = v);
     }
 }

@@ -2,11 +2,14 @@
 //! Each access is a scheduling point, and the race detector checks it: two accesses,
 //! one a write, that no lock, channel, WaitGroup, Once or `go` statement orders, are a
 //! `data-race` (what Go's race detector reports).
+//!
+//! `Data` is the model's guarded data (a map, a counter): the same check, but its
+//! accesses are not scheduling points, so they cost no interleavings.
 
 use super::{Go, Obj};
 use crate::report::{Property, Violation};
 use crate::world::say;
-use crate::world::{Access, Attempt, ObjKind, State, VarState};
+use crate::world::{Access, Attempt, ObjKind, State, VarState, World};
 use std::fmt::Debug;
 use std::sync::{Arc, Mutex};
 
@@ -35,15 +38,92 @@ impl Go {
     }
 }
 
+/// Plain data of the model (a map, a counter), guarded by the model's own Go locks
+/// exactly as the Go code guards it. Accesses are not scheduling points, and loom
+/// does not see them: the race detector checks each one instead, so two accesses (one
+/// a write) that no Go operation orders are a `data-race`, as for `Var`. That check is
+/// what lets loom treat model code between operations as the goroutine's own
+/// (`World::run_root`).
+pub struct Data<T> {
+    w: Arc<World>,
+    id: usize,
+    v: Arc<Mutex<T>>,
+}
+
+impl<T> Clone for Data<T> {
+    fn clone(&self) -> Self {
+        Data {
+            w: self.w.clone(),
+            id: self.id,
+            v: self.v.clone(),
+        }
+    }
+}
+
+impl Go {
+    /// Model data, named as the Go field it models (`Cacher.watchers`).
+    pub fn data<T: Send + 'static>(&self, name: &str, init: T) -> Data<T> {
+        let id = self.w.lock().add(name, ObjKind::Var(VarState::default()));
+        Data {
+            w: self.w.clone(),
+            id,
+            v: Arc::new(Mutex::new(init)),
+        }
+    }
+}
+
+impl<T> Data<T> {
+    /// Reads and may write: a write for the race detector.
+    pub fn with<R>(&self, f: impl FnOnce(&mut T) -> R) -> R {
+        self.check(true);
+        f(&mut self.v.lock().unwrap_or_else(|e| e.into_inner()))
+    }
+
+    /// Reads only.
+    pub fn read<R>(&self, f: impl FnOnce(&T) -> R) -> R {
+        self.check(false);
+        f(&self.v.lock().unwrap_or_else(|e| e.into_inner()))
+    }
+
+    pub fn get(&self) -> T
+    where
+        T: Clone,
+    {
+        self.read(|v| v.clone())
+    }
+
+    pub fn set(&self, v: T) {
+        self.with(|x| *x = v);
+    }
+
+    fn check(&self, writes: bool) {
+        let id = self.id;
+        self.w.plain(|st, me| {
+            check(st, me, id, writes, true).map(|race| {
+                let verb = if writes { "writes" } else { "reads" };
+                (race, say!(st, "{verb} {}", st.oname(id)))
+            })
+        });
+    }
+}
+
+/// `between`: the access is no step of its own (`Data`) but code between two.
 fn race(
     st: &State,
     name: &str,
     prior: &Access,
     now: &Access,
-    prior_writes: bool,
-    writes: bool,
+    (prior_writes, writes): (bool, bool),
+    between: bool,
 ) -> Violation {
     let verb = |w: bool| if w { "wrote" } else { "read" };
+    let at = |a: &Access| {
+        if between {
+            format!("after step {}", a.step)
+        } else {
+            format!("at step {}", a.step + 1)
+        }
+    };
     let place = |a: &Access| {
         if a.func.is_empty() {
             String::new()
@@ -54,21 +134,21 @@ fn race(
     Violation::new(
         Property::DataRace,
         format!(
-            "{} {} {name} at step {}{}; {} {} it at step {}{}; nothing orders the two",
+            "{} {} {name} {}{}; {} {} it {}{}; nothing orders the two",
             st.name(prior.gid),
             verb(prior_writes),
-            prior.step + 1,
+            at(prior),
             place(prior),
             st.name(now.gid),
             verb(writes),
-            now.step + 1,
+            at(now),
             place(now),
         ),
     )
 }
 
 /// Checks an access against the variable's history and records it.
-fn check(st: &mut State, me: usize, id: usize, writes: bool) -> Option<Violation> {
+fn check(st: &mut State, me: usize, id: usize, writes: bool, between: bool) -> Option<Violation> {
     let now = st.access(me);
     let name = st.oname(id).to_string();
     let ObjKind::Var(v) = &st.objs[id].kind else {
@@ -79,9 +159,9 @@ fn check(st: &mut State, me: usize, id: usize, writes: bool) -> Option<Violation
         if let Some(w) = &v.last_write
             && !st.happened_before(w, me)
         {
-            found = Some(race(st, &name, w, &now, true, writes));
+            found = Some(race(st, &name, w, &now, (true, writes), between));
         } else if writes && let Some(r) = v.reads.iter().find(|r| !st.happened_before(r, me)) {
-            found = Some(race(st, &name, r, &now, false, true));
+            found = Some(race(st, &name, r, &now, (false, true), between));
         }
     }
     if found.is_some() {
@@ -107,7 +187,7 @@ impl<T: Clone + Debug + Send + 'static> Var<T> {
         o.w.op(&[o], |st, me| {
             let v = self.v.lock().unwrap_or_else(|e| e.into_inner()).clone();
             let text = say!(st, "read {} ({v:?})", st.oname(o.id));
-            match check(st, me, o.id, false) {
+            match check(st, me, o.id, false, false) {
                 Some(race) => Attempt::Fail(race, text),
                 None => Attempt::Done(v, text),
             }
@@ -118,7 +198,7 @@ impl<T: Clone + Debug + Send + 'static> Var<T> {
         let o = &self.o;
         o.w.op(&[o], |st, me| {
             let text = say!(st, "write {} = {v:?}", st.oname(o.id));
-            match check(st, me, o.id, true) {
+            match check(st, me, o.id, true, false) {
                 Some(race) => Attempt::Fail(race, text),
                 None => {
                     *self.v.lock().unwrap_or_else(|e| e.into_inner()) = v.clone();

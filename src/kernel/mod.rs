@@ -197,6 +197,8 @@ impl Kernel {
 pub fn build(k: &'static Kernel, params: &Params) -> ModelFn {
     let params: BTreeMap<String, i64> = params.0.iter().map(|(n, v)| (n.to_string(), *v)).collect();
     Arc::new(move |go: &Go| {
+        // Plain variables are read and written between operations with no race check.
+        go.unchecked_memory();
         let rt = Arc::new(Rt {
             k,
             params: params.clone(),

@@ -175,8 +175,8 @@ impl Cacher {
                 )
             }),
             watch_cache: go.rwmutex("watchCache"),
-            watchers: Data::new(BTreeMap::new()),
-            watcher_idx: Data::new(0),
+            watchers: go.data("Cacher.watchers", BTreeMap::new()),
+            watcher_idx: go.data("Cacher.watcherIdx", 0),
             stop_ch: go.chan("stopCh", 0),
         };
         match (&c.initialized, &c.usable) {
@@ -298,7 +298,7 @@ impl Cacher {
     fn process_event(&self, rv: u64) {
         let _f = self.go.func("Cacher.processEvent");
         self.mu.lock();
-        let ws: Vec<CacheWatcher> = self.watchers.with(|m| m.values().cloned().collect());
+        let ws: Vec<CacheWatcher> = self.watchers.read(|m| m.values().cloned().collect());
         for w in ws {
             // cacheWatcher.add: `c.input <- event` (buffered, 10).
             w.input.send(rv);
@@ -319,7 +319,7 @@ impl Cacher {
         let w = CacheWatcher {
             mu: self.go.mutex("cacheWatcher.mu"),
             input: self.go.chan("cacheWatcher.input", 10),
-            stopped: Data::new(false),
+            stopped: self.go.data("cacheWatcher.stopped", false),
         };
         let idx = self.watcher_idx.with(|i| {
             *i += 1;

@@ -277,7 +277,7 @@ impl Watcher {
             }
             self.input.close();
         }
-        if !drain && !self.st.with(|s| s.done_closed) {
+        if !drain && !self.st.read(|s| s.done_closed) {
             self.close_done();
         }
     }
@@ -319,8 +319,6 @@ struct CState {
     next_idx: usize,
     dispatching: bool,
     to_stop: Vec<Arc<Watcher>>,
-    buffer: Vec<Arc<Watcher>>,
-    stopped: bool,
 }
 
 #[derive(Clone)]
@@ -336,7 +334,12 @@ struct Cacher {
     incoming: Chan<Ev>,
     stop_ch: Chan<()>,
     ready: Ready,
+    /// Guarded by the Cacher lock, as in Go.
     s: Data<CState>,
+    /// `watchersBuffer`: the dispatcher goroutine's own, as in Go.
+    buffer: Data<Vec<Arc<Watcher>>>,
+    /// `stopped`, guarded by stopLock.
+    stopped: Data<bool>,
     budget: Data<Duration>,
     stop_wg: WaitGroup,
 }
@@ -349,16 +352,18 @@ impl Cacher {
             p,
             mu: go.mutex("Cacher"),
             wc: go.rwmutex("watchCache"),
-            cache: Data::new(Vec::new()),
+            cache: go.data("watchCache.store", Vec::new()),
             stop_lock: go.rwmutex("stopLock"),
             incoming: go.chan("incoming", p.incoming),
             stop_ch: go.chan("stopCh", 0),
             ready: Ready {
                 c: go.cond("ready.c", &rmu),
-                state: Data::new(Readiness::Pending),
+                state: go.data("ready.state", Readiness::Pending),
             },
-            s: Data::new(CState::default()),
-            budget: Data::new(p.budget),
+            s: go.data("Cacher.state", CState::default()),
+            buffer: go.data("Cacher.watchersBuffer", Vec::new()),
+            stopped: go.data("Cacher.stopped", false),
+            budget: go.data("dispatchTimeoutBudget", p.budget),
             stop_wg: go.waitgroup("stopWg"),
         }
     }
@@ -415,7 +420,7 @@ impl Cacher {
         let _f = go.func("Cacher.dispatchEvent");
         self.start_dispatching(go, ev.is_none());
         if let Some(ev) = ev {
-            let buffer = self.s.with(|s| s.buffer.clone());
+            let buffer = self.buffer.get();
             let blocked: Vec<Arc<Watcher>> = buffer
                 .into_iter()
                 .filter(|w| !w.nonblocking_add(go, ev))
@@ -490,14 +495,15 @@ impl Cacher {
     fn start_dispatching(&self, go: &Go, bookmark: bool) {
         let _f = go.func("Cacher.startDispatching");
         self.mu.lock();
-        self.s.with(|s| {
+        let buffer = self.s.with(|s| {
             s.dispatching = true;
-            s.buffer = if bookmark {
+            if bookmark {
                 Vec::new()
             } else {
                 s.watchers.values().cloned().collect()
-            };
+            }
         });
+        self.buffer.set(buffer);
         self.mu.unlock();
     }
 
@@ -518,7 +524,7 @@ impl Cacher {
     /// may still be writing to the watcher's input.
     fn stop_watcher_locked(&self, go: &Go, w: &Arc<Watcher>) {
         // no-deferred-stop: stops at once even while dispatching.
-        if self.s.with(|s| s.dispatching) && self.v != V::NoDeferredStop {
+        if self.s.read(|s| s.dispatching) && self.v != V::NoDeferredStop {
             self.s.with(|s| s.to_stop.push(w.clone()));
         } else {
             w.stop_locked(go);
@@ -555,6 +561,7 @@ impl Cacher {
         let input = go.chan(&format!("{name}.input"), self.p.buffer);
         let result = go.chan(&format!("{name}.result"), self.p.buffer);
         let done = go.chan(&format!("{name}.done"), 0);
+        let wst = go.data(&format!("{name}.state"), WState::default());
         // cacher-lock-first: the Cacher lock first, against the comment in Watch.
         let first = self.v == V::CacherLockFirst;
         if first {
@@ -572,7 +579,7 @@ impl Cacher {
                 input,
                 result,
                 done,
-                st: Data::new(WState::default()),
+                st: wst,
             });
             s.watchers.insert(s.next_idx, w.clone());
             s.next_idx += 1;
@@ -609,7 +616,7 @@ impl Cacher {
     fn stop(&self, go: &Go) {
         let _f = go.func("Cacher.Stop");
         self.stop_lock.lock();
-        self.s.with(|s| s.stopped = true);
+        self.stopped.set(true);
         // no-ready-stop: the waiters of `ready` are left waiting.
         if self.v != V::NoReadyStop {
             self.ready.stop();

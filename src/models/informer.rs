@@ -189,7 +189,7 @@ impl Processor {
                 Listener {
                     add_ch: go.chan(&format!("{name}.addCh"), cap),
                     next_ch: go.chan(&format!("{name}.nextCh"), 0),
-                    got: Data::new(Vec::new()),
+                    got: go.data(&format!("{name}.got"), Vec::new()),
                     name,
                 }
             })
@@ -202,7 +202,7 @@ impl Processor {
                 .drops()
                 .then(|| go.var("informerProcessor.started", false)),
             started_ch: (v.signals() || !p.controller_first).then(|| go.chan("startedCh", 0)),
-            dropped: Data::new(0),
+            dropped: go.data("dropped", 0),
         }
     }
 

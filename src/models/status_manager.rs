@@ -15,7 +15,7 @@
 
 use super::{Build, Model, Param, Params, Variant};
 use crate::explore::ModelFn;
-use crate::go::{Chan, Data, Go, RwMutex, TryRecv};
+use crate::go::{Chan, Data, Go, Mutex, RwMutex, TryRecv};
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
@@ -234,7 +234,9 @@ struct Manager {
     /// Model bookkeeping: the newest version the cache has held for each pod (numbers
     /// the buggy code's statuses; the target of eventually-synced).
     latest: Data<BTreeMap<String, u64>>,
+    /// The fake API server, guarded by `api_lock`.
     api: Data<Api>,
+    api_lock: Mutex,
 }
 
 impl Manager {
@@ -284,7 +286,7 @@ impl Manager {
     /// fixed: updateStatusInternal (the caller holds the lock).
     fn update_status_internal(&self, pod: &Pod, terminated: bool) -> Option<Status> {
         let _f = self.go.func("manager.updateStatusInternal");
-        let old = self.pod_statuses.with(|m| m.get(&pod.uid).copied());
+        let old = self.pod_statuses.read(|m| m.get(&pod.uid).copied());
         let status = Status {
             version: old.map_or(0, |o| o.version) + 1,
             terminated,
@@ -332,13 +334,15 @@ impl Manager {
         sent
     }
 
-    /// GetPodStatus
-    fn get_pod_status(&self, uid: &str) -> Option<Status> {
+    /// GetPodStatus; with it, under the same lock, whether a worker has set a status
+    /// for the pod (model bookkeeping, for the prober's check).
+    fn get_pod_status(&self, uid: &str) -> (Option<Status>, bool) {
         let _f = self.go.func("manager.GetPodStatus");
         self.pod_statuses_lock.rlock();
-        let s = self.pod_statuses.with(|m| m.get(uid).copied());
+        let s = self.pod_statuses.read(|m| m.get(uid).copied());
+        let set = self.latest.read(|l| l.contains_key(uid));
         self.pod_statuses_lock.runlock();
-        s
+        (s, set)
     }
 
     /// DeletePodStatus (buggy) / deletePodStatus (fixed)
@@ -351,8 +355,17 @@ impl Manager {
 
     // ---- the fake API server: calls made by the sync goroutine only ----
 
+    /// One request to the fake API server, under its lock (client-go's fake clientset
+    /// guards its object tracker with a mutex the same way).
+    fn api<R>(&self, f: impl FnOnce(&mut Api) -> R) -> R {
+        self.api_lock.lock();
+        let r = self.api.with(f);
+        self.api_lock.unlock();
+        r
+    }
+
     fn api_get(&self, name: &str) -> Result<ApiPod, ApiError> {
-        let r = self.api.with(|a| {
+        let r = self.api(|a| {
             if a.get_errors > 0 {
                 a.get_errors -= 1;
                 return Err(ApiError::Failed);
@@ -376,7 +389,7 @@ impl Manager {
     }
 
     fn api_update(&self, name: &str, s: Status) -> Result<ApiPod, ApiError> {
-        let r = self.api.with(|a| {
+        let r = self.api(|a| {
             if a.update_errors > 0 {
                 a.update_errors -= 1;
                 return Err((ApiError::Failed, None));
@@ -411,7 +424,7 @@ impl Manager {
     }
 
     fn api_delete(&self, name: &str) -> Result<(), ApiError> {
-        let r = self.api.with(|a| {
+        let r = self.api(|a| {
             if a.delete_errors > 0 {
                 a.delete_errors -= 1;
                 return Err(ApiError::Failed);
@@ -461,7 +474,7 @@ impl Manager {
     /// fixed: needsUpdate
     fn needs_update(&self, uid: &str, s: Status) -> bool {
         self.api_status_versions
-            .with(|v| v.get(uid).is_none_or(|&latest| latest < s.version))
+            .read(|v| v.get(uid).is_none_or(|&latest| latest < s.version))
     }
 
     /// fixed: syncPod
@@ -551,12 +564,13 @@ fn kubelet(go: &Go, v: V, p: P) {
     let m = Manager {
         go: go.clone(),
         v,
-        pod_statuses: Data::new(BTreeMap::new()),
+        pod_statuses: go.data("podStatuses", BTreeMap::new()),
         pod_statuses_lock: go.rwmutex("podStatusesLock"),
         pod_status_channel: go.chan("podStatusChannel", p.capacity),
-        api_status_versions: Data::new(BTreeMap::new()),
-        latest: Data::new(BTreeMap::new()),
-        api: Data::new(api),
+        api_status_versions: go.data("apiStatusVersions", BTreeMap::new()),
+        latest: go.data("latest", BTreeMap::new()),
+        api: go.data("apiserver", api),
+        api_lock: go.mutex("apiserver.lock"),
     };
     let by_uid: BTreeMap<String, (String, bool)> = pods
         .iter()
@@ -625,7 +639,7 @@ fn kubelet(go: &Go, v: V, p: P) {
 
     // The API recovers; one more batch (fixed: a tick of the sync ticker); stop.
     let _f = go.func("kubelet.shutdown");
-    m.api.with(|a| {
+    m.api(|a| {
         a.get_errors = 0;
         a.update_errors = 0;
         a.delete_errors = 0;
@@ -710,14 +724,11 @@ fn sync_loop(
 }
 
 /// The prober reads the status. While the API server still has the pod (same UID) and
-/// a worker has set a status, the cache must have one. (Both facts only ever go one way,
-/// so reading them around the locked read is sound.)
+/// a worker has set a status, the cache must have one. (The API server only ever loses
+/// the pod, so reading it after the locked read is sound.)
 fn probe(go: &Go, m: &Manager, pod: &Pod) {
-    let set = m.latest.with(|l| l.contains_key(&pod.uid));
-    let got = m.get_pod_status(&pod.uid);
-    let on_api = m
-        .api
-        .with(|a| a.pods.get(&pod.name).is_some_and(|x| x.uid == pod.uid));
+    let (got, set) = m.get_pod_status(&pod.uid);
+    let on_api = m.api(|a| a.pods.get(&pod.name).is_some_and(|x| x.uid == pod.uid));
     go.note(format!(
         "probe {}: {}",
         pod.name,
@@ -737,12 +748,12 @@ fn probe(go: &Go, m: &Manager, pod: &Pod) {
 /// eventually-synced: each pod still on the API server holds the latest status.
 fn check_synced(go: &Go, m: &Manager, pods: &[Pod]) {
     for pod in pods {
-        let api = m.api.with(|a| a.pods.get(&pod.name).cloned());
+        let api = m.api(|a| a.pods.get(&pod.name).cloned());
         let Some(api) = api else { continue };
         if api.uid != pod.uid {
             continue;
         }
-        let latest = m.latest.with(|l| l.get(&pod.uid).copied());
+        let latest = m.latest.read(|l| l.get(&pod.uid).copied());
         let Some(latest) = latest else { continue };
         let have = api.writes.last().copied();
         go.check("eventually-synced", have == Some(latest), || {

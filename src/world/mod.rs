@@ -241,6 +241,22 @@ impl World {
         }
     }
 
+    /// Model code touching `Data` between two steps: no step and no scheduling point.
+    /// `check` returns the race it found, if any, with the text of the step that
+    /// reports it. After an abort the goroutine is on its way out: nothing is checked.
+    pub(crate) fn plain(&self, check: impl FnOnce(&mut State, Gid) -> Option<(Violation, String)>) {
+        let me = self.me();
+        let mut st = self.lock();
+        if st.aborted {
+            return;
+        }
+        if let Some((v, text)) = check(&mut st, me) {
+            st.record(me, text);
+            drop(st);
+            self.fail_with(v);
+        }
+    }
+
     /// Touches the engine point of every object of an operation, once per point.
     ///
     /// Under loom an operation must be one access: it reads and changes every object
@@ -370,6 +386,13 @@ impl World {
         }
     }
 
+    /// Declares that this model shares memory the race detector does not check (a Go
+    /// kernel's plain variables): loom then keeps a goroutine whose step has no
+    /// operation pending out of sleep sets, as that step may touch such memory.
+    pub(crate) fn unchecked_memory(&self) {
+        engine::assume_local_steps(self.kind, false);
+    }
+
     /// Starts a goroutine.
     pub(crate) fn go(self: &Arc<Self>, name: &str, f: Box<dyn FnOnce() + Send>) {
         if self.kind == Kind::Loom && self.lock().gors.len() >= engine::LOOM_MAX_THREADS {
@@ -446,6 +469,10 @@ impl World {
         {
             let mut st = self.lock();
             st.spawn("main", None);
+            // Model code between operations touches `Data` and `Var`, whose accesses the
+            // race detector checks: with it on, that code is thread-local for loom's
+            // purposes unless a race is reported (see `unchecked_memory`).
+            engine::assume_local_steps(self.kind, st.check_races);
         }
         self.register(0);
         let clean = self.guard(0, f);

@@ -3,7 +3,7 @@
 //! whose worker marks each job done under the queue lock.
 
 use stalemate::explore::ModelFn;
-use stalemate::go::{Data, Go};
+use stalemate::go::Go;
 use stalemate::models::{Build, Model, Param, Params, Variant};
 use std::sync::Arc;
 
@@ -39,7 +39,7 @@ fn build(variant: &str, p: &Params) -> ModelFn {
     Arc::new(move |go: &Go| {
         let mu = go.mutex("queue.mu");
         let work = go.chan::<usize>("work", 0);
-        let done = Data::new(0usize);
+        let done = go.data("done", 0usize);
         let wg = go.waitgroup("workers");
         wg.add(1);
         let (mu2, work2, done2, wg2) = (mu.clone(), work.clone(), done.clone(), wg.clone());

@@ -175,9 +175,11 @@ struct Gateway {
     sets: Data<BTreeMap<&'static str, Arc<Manager>>>,
     /// isolated: clusters being initialised, each with the channel closed when it ends.
     inflight: Data<BTreeMap<&'static str, Chan<()>>>,
-    /// Every manager ever created, for the gateway's shutdown. Only the request that
-    /// initialises a cluster adds to it (under the write lock, or as the one in flight).
-    started: Data<Vec<(&'static str, Arc<Manager>)>>,
+    /// Every manager ever created, per cluster, for the gateway's shutdown (model
+    /// bookkeeping). Only the request that initialises a cluster adds to its list (under
+    /// the write lock, or as the one in flight), so requests for two clusters never
+    /// touch the same list.
+    started: BTreeMap<&'static str, Data<Vec<Arc<Manager>>>>,
 }
 
 impl Gateway {
@@ -186,10 +188,7 @@ impl Gateway {
     fn start_manager(&self, cluster: &'static str, up: bool) -> Arc<Manager> {
         let go = &self.go;
         // The first manager of a cluster is `cluster-a`, the next `cluster-a#2`.
-        let n = self
-            .started
-            .with(|s| s.iter().filter(|(c, _)| *c == cluster).count())
-            + 1;
+        let n = self.started[cluster].read(|s| s.len()) + 1;
         let id = if n == 1 {
             cluster.to_string()
         } else {
@@ -198,10 +197,10 @@ impl Gateway {
         let m = Arc::new(Manager {
             id: id.clone(),
             synced: go.chan(&format!("{id}.synced"), 0),
-            store: Data::new(None),
+            store: go.data(&format!("{id}.store"), None),
             stop: go.chan(&format!("{id}.stopCh"), 0),
         });
-        self.started.with(|s| s.push((cluster, m.clone())));
+        self.started[cluster].with(|s| s.push(m.clone()));
         let (m2, pods) = (m.clone(), self.p.pods);
         go.go(&format!("informer {id}"), move |go| {
             let _f = go.func("sharedIndexInformer.Run");
@@ -240,7 +239,7 @@ impl Gateway {
     /// The cluster's manager, if `ClientSets` has one (under the read lock).
     fn lookup(&self, cluster: &str) -> Option<Arc<Manager>> {
         self.lock.rlock();
-        let found = self.sets.with(|s| s.get(cluster).cloned());
+        let found = self.sets.read(|s| s.get(cluster).cloned());
         self.lock.runlock();
         found
     }
@@ -254,7 +253,7 @@ impl Gateway {
         }
         self.lock.lock();
         // Double-check if another goroutine has already created the clientManager.
-        if let Some(m) = self.sets.with(|s| s.get(cluster).cloned()) {
+        if let Some(m) = self.sets.read(|s| s.get(cluster).cloned()) {
             self.lock.unlock();
             return Ok(m);
         }
@@ -279,7 +278,7 @@ impl Gateway {
     /// again.
     fn init_isolated(&self, cluster: &'static str, up: bool) -> Result<Arc<Manager>, String> {
         let go = &self.go;
-        if let Some(done) = self.inflight.with(|f| f.get(cluster).cloned()) {
+        if let Some(done) = self.inflight.read(|f| f.get(cluster).cloned()) {
             // Another request is initialising it: wait for that, bounded.
             self.lock.unlock();
             let timer = go.after(&format!("{cluster}.init-timeout"), self.p.sync_timeout);
@@ -330,9 +329,12 @@ fn gateway_run(go: &Go, v: V, p: P) {
         v,
         p,
         lock: go.rwmutex("ClientSets"),
-        sets: Data::new(BTreeMap::new()),
-        inflight: Data::new(BTreeMap::new()),
-        started: Data::new(Vec::new()),
+        sets: go.data("ClientSets.sets", BTreeMap::new()),
+        inflight: go.data("ClientSets.inflight", BTreeMap::new()),
+        started: CLUSTERS
+            .iter()
+            .map(|&(c, _)| (c, go.data(&format!("{c}.managers"), Vec::new())))
+            .collect(),
     };
     let clients = go.waitgroup("clients");
     for (i, &(cluster, up)) in CLUSTERS.iter().enumerate() {
@@ -366,7 +368,7 @@ fn gateway_run(go: &Go, v: V, p: P) {
     clients.wait();
     // The gateway stops: every informer factory still running is stopped.
     let _f = go.func("shutdown");
-    for (_, m) in gw.started.get() {
+    for m in gw.started.values().flat_map(|s| s.get()) {
         let stopped = go.select().recv(&m.stop).default().wait().index.is_some();
         if !stopped {
             m.stop.close();

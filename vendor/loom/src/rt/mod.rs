@@ -228,6 +228,15 @@ pub fn redundant() -> bool {
     execution(|execution| execution.path.is_redundant())
 }
 
+/// stalemate: whether code a thread runs between two of its accesses touches only
+/// memory that no other thread touches without an access ordering the two (a
+/// race-free program whose races are all checked). If so, a step with no pending
+/// access (a thread just spawned or woken) commutes with every other step, and sleep
+/// sets may keep its thread asleep. Call it before the execution's first access.
+pub fn assume_local_steps(local: bool) {
+    execution(|execution| execution.path.set_local_steps(local))
+}
+
 /// stalemate: returns one of `0..n`; every one is explored (`n` must be the same each
 /// time the execution reaches this call, as a deterministic model makes it).
 pub fn choose(n: usize) -> usize {

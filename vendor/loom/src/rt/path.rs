@@ -37,15 +37,21 @@ pub(crate) struct Path {
     /// an equivalent execution was explored already, so the rest of this one is run
     /// without exploring and without adding backtrack points.
     redundant: bool,
+
+    /// stalemate: the caller vouches that code a thread runs between its accesses
+    /// touches no memory shared with other threads unless an access orders it (see
+    /// `Next`). Set by `loom::assume_local_steps` at the start of every execution.
+    local_steps: bool,
 }
 
 /// stalemate: a thread's next access, as sleep sets need it: the object, and whether
 /// it only reads. Two accesses are independent when their objects differ or both
 /// only read: the relation loom's DPOR uses (`last_dependent_access`). A thread with
-/// no pending access (just spawned, or woken from `park`) counts as dependent on
-/// everything, so it is never kept asleep: its step is model code that loom cannot
-/// see, and treating it as independent (as DPOR's race detection does) was measured to
-/// lose a violation that model code hid from loom (vendor/PATCHES.md).
+/// no pending access (just spawned, or woken from `park`) takes a step of code alone,
+/// up to its next access. That step is independent of everything only if the code
+/// touches no shared memory that some access does not order (`Path::local_steps`, as
+/// DPOR's own race detection assumes); else it counts as dependent on everything and
+/// its thread is never kept asleep (vendor/PATCHES.md).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[cfg_attr(feature = "checkpoint", derive(Serialize, Deserialize))]
 pub(crate) struct Next(u32);
@@ -61,9 +67,9 @@ impl Next {
         Next((obj as u32) << 1 | read as u32)
     }
 
-    fn independent(self, other: Next) -> bool {
+    fn independent(self, other: Next, local_steps: bool) -> bool {
         if self == Next::NONE || other == Next::NONE {
-            return false;
+            return local_steps;
         }
         self.0 >> 1 != other.0 >> 1 || self.0 & other.0 & 1 == 1
     }
@@ -187,7 +193,12 @@ impl Path {
             skipping: false,
             exploring_on_start: exploring,
             redundant: false,
+            local_steps: false,
         }
+    }
+
+    pub(crate) fn set_local_steps(&mut self, local: bool) {
+        self.local_steps = local;
     }
 
     pub(crate) fn explore_state(&mut self) {
@@ -337,7 +348,7 @@ impl Path {
             let sleep = match prev {
                 // stalemate: sleep sets only with no preemption bound (see `Next`).
                 Some(prev) if self.preemption_bound.is_none() && self.exploring => {
-                    prev.get(&self.branches).sleep_after()
+                    prev.get(&self.branches).sleep_after(self.local_steps)
                 }
                 _ => 0,
             };
@@ -620,7 +631,7 @@ impl Schedule {
     /// stalemate: the sleep set of the next schedule point: the threads asleep here or
     /// explored here already, whose next access is independent of the access the
     /// active thread takes from here.
-    fn sleep_after(&self) -> u8 {
+    fn sleep_after(&self, local_steps: bool) -> u8 {
         let Some(a) = self.active_thread_index() else {
             return 0;
         };
@@ -628,7 +639,7 @@ impl Schedule {
         (0..MAX_THREADS)
             .filter(|&i| i != a as usize)
             .filter(|&i| self.asleep(i) || self.threads[i] == Thread::Visited)
-            .filter(|&i| self.next[i].independent(taken))
+            .filter(|&i| self.next[i].independent(taken, local_steps))
             .fold(0, |s, i| s | 1 << i)
     }
 
