@@ -1,7 +1,7 @@
 //! The differential test that gates every reduction: proptest generates small Go
 //! programs (every primitive: mutexes, RWMutexes, channels of capacity 0 and 1, nil
 //! channels, close, selects with and without default, selects with several cases ready
-//! (each engine explores every choice), `select {}`, selects behind a branch, WaitGroups, Once, sync.Cond, a timer, sleeps, plain variables; time mode
+//! (each engine explores every choice), `select {}`, selects behind a branch, WaitGroups, Once, sync.Cond, a timer, sleeps, plain variables, model data; time mode
 //! `any` or `virtual`), and loom with no bound (stalemate's proof engine, with every reduction it
 //! uses) must reach exactly what exhaustive shuttle-dfs (no reduction) reaches: the same
 //! verdict, the same violation kinds, the same outcomes of clean executions.
@@ -13,7 +13,7 @@ use proptest::prelude::*;
 use proptest::test_runner::{Config, RngSeed, TestRunner};
 use stalemate::TimeMode;
 use stalemate::explore::{Bounds, Census, Engine, ModelFn, census, explore};
-use stalemate::go::{Chan, Cond, Go, Mutex, Once, RwMutex, TryRecv, Var, WaitGroup};
+use stalemate::go::{Chan, Cond, Data, Go, Mutex, Once, RwMutex, TryRecv, Var, WaitGroup};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 use std::time::Duration;
@@ -43,6 +43,10 @@ enum Op {
     Once(u8),
     Write(u8),
     Read(u8),
+    /// `d = v` and `note(d)` on model data (`go.data`): no steps of their own, checked
+    /// by the race detector; the read's value is noted, so it is part of the outcome.
+    DataWrite(u8),
+    DataRead(u8),
     /// `cond.Wait()`, on `sync.NewCond(&m0)`.
     CondWait,
     Signal,
@@ -83,6 +87,8 @@ fn leaf() -> impl Strategy<Value = Op> {
         1 => (0u8..2).prop_map(Op::Once),
         2 => (0u8..2).prop_map(Op::Write),
         2 => (0u8..2).prop_map(Op::Read),
+        2 => (0u8..2).prop_map(Op::DataWrite),
+        2 => (0u8..2).prop_map(Op::DataRead),
         2 => prop_oneof![Just(Op::CondWait), Just(Op::Signal), Just(Op::Broadcast)],
         1 => Just(Op::Forever),
         1 => prop_oneof![Just(10u8), Just(30u8)].prop_map(Op::Sleep),
@@ -153,6 +159,7 @@ struct Env {
     wg: WaitGroup,
     once: Once,
     vars: Vec<Var<u8>>,
+    data: Vec<Data<u8>>,
 }
 
 impl Env {
@@ -243,6 +250,11 @@ fn exec(go: &Go, env: &Env, who: u8, ops: &[Op]) {
             Op::Read(x) => {
                 env.vars[*x as usize].get();
             }
+            Op::DataWrite(x) => env.data[*x as usize].set(v),
+            Op::DataRead(x) => {
+                let d = env.data[*x as usize].get();
+                go.note(format!("d{x} is {d}"));
+            }
             Op::CondWait => env.cond.wait(),
             Op::Signal => env.cond.signal(),
             Op::Broadcast => env.cond.broadcast(),
@@ -271,6 +283,7 @@ fn model(p: &Program) -> ModelFn {
             wg: go.waitgroup("wg"),
             once: go.once("once"),
             vars: vec![go.var("x0", 0u8), go.var("x1", 0u8)],
+            data: vec![go.data("d0", 0u8), go.data("d1", 0u8)],
         };
         if p.wg > 0 {
             env.wg.add(p.wg);

@@ -24,12 +24,12 @@ fn the_cacher_deadlock_graph_is_valid_dot_with_its_cycle() {
     assert_eq!(g.edges.set.len(), 5, "{dot}");
     assert_eq!(
         nodes,
-        ["\"g0\"", "\"g1\"", "\"g2\"", "\"o0\"", "\"o3\"", "\"o5\""],
+        ["\"g0\"", "\"g1\"", "\"g2\"", "\"o0\"", "\"o3\"", "\"o7\""],
         "{dot}"
     );
     for want in [
         "\"g1\" -> \"o3\" [label=\"waits: lock (write)\"]",
-        "\"g0\" -> \"o5\" [label=\"waits: WaitGroup.Wait\"]",
+        "\"g0\" -> \"o7\" [label=\"waits: WaitGroup.Wait\"]",
         "label=\"held by watch-client (took it for reading at step 21 in Cacher.Watch)\"",
         "label=\"held by reflector (took it at step 24 in Cacher.startCaching)\"",
         "style=bold, color=red",
