@@ -353,7 +353,7 @@ impl Manager {
         self.pod_statuses_lock.unlock();
     }
 
-    // ---- the fake API server: calls made by the sync goroutine only ----
+    // ---- the fake API server: the sync goroutine's calls; main and the prober use `api` too ----
 
     /// One request to the fake API server, under its lock (client-go's fake clientset
     /// guards its object tracker with a mutex the same way).
