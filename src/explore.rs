@@ -141,29 +141,6 @@ pub struct Census {
     pub regrouped: Vec<u64>,
 }
 
-/// The operations (by object names) that named more than one object, from one pilot
-/// execution under shuttle: the first guess of `shared_points`.
-fn pilot_joints(model: &ModelFn, bounds: &Bounds) -> Result<BTreeSet<Vec<String>>, String> {
-    let joint: Arc<Mutex<BTreeSet<Vec<String>>>> = Arc::default();
-    let (j, model, b) = (joint.clone(), model.clone(), bounds.clone());
-    let body: engine::Body = Arc::new(move |_| {
-        let opts = Options {
-            record_joint: true,
-            ..options(&b, None, Arc::default())
-        };
-        let run = run_one(Kind::Shuttle, &model, opts);
-        *j.lock().unwrap() = run.joint;
-        false
-    });
-    let budget = Budget {
-        max_executions: 1,
-        deadline: Instant::now() + bounds.time_limit,
-    };
-    let pilot = engine::shuttle_engine::Strategy::Random { seed: 0 };
-    engine::shuttle_engine::explore(&pilot, &budget, body)?;
-    Ok(std::mem::take(&mut *joint.lock().unwrap()))
-}
-
 /// Which objects share one loom point.
 ///
 /// A select touches the point of every channel it names, and each touch is a loom
@@ -261,10 +238,12 @@ fn drive(
         _ => Kind::Shuttle,
     };
     // Only loom's DPOR reads points as conflicts; shuttle's schedulers stay as they are.
-    let mut joints = match kind {
-        Kind::Loom => pilot_joints(&model, bounds)?,
-        Kind::Shuttle => BTreeSet::new(),
-    };
+    // Loom's first execution learns the groups: it records every operation that names
+    // objects of different points instead of abandoning at the first, and if it met
+    // one, the exploration starts again with the groups it found (as the pilot
+    // execution under shuttle once did, at the price of a shuttle run per search).
+    let mut joints = BTreeSet::new();
+    let mut learn = kind == Kind::Loom;
     let deadline = Instant::now() + bounds.time_limit;
     let mut regrouped = Vec::new();
     let census = restart.is_some();
@@ -288,13 +267,15 @@ fn drive(
             if let Some(p) = &p {
                 p.fetch_add(1, Relaxed);
             }
+            let first = learn && i == 1;
             let opts = Options {
                 census,
                 quiet,
+                record_joint: first,
                 ..options(&b, None, by_name.clone())
             };
             let run = run_one(kind, &m, opts);
-            if run.regroup {
+            if run.regroup || (first && !run.joint.is_empty()) {
                 *sp.lock().unwrap() = Some(run.joint);
                 return true;
             }
@@ -316,7 +297,12 @@ fn drive(
                 regrouped,
             });
         };
-        regrouped.push(explored.executions);
+        // A regroup that only the learning execution asked for is not a restart to
+        // report: its groups are the first guess (`shared_points`).
+        if !(learn && explored.executions == 1) {
+            regrouped.push(explored.executions);
+        }
+        learn = false;
         joints.extend(new);
         if let Some(r) = restart {
             r();

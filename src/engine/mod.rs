@@ -23,16 +23,17 @@ pub(crate) enum Kind {
 }
 
 /// One engine-visible object. Touching it is a scheduling point that conflicts with
-/// every other touch of the same point (a read-modify-write), and with nothing else.
+/// every other access of the same point (a write), and with nothing else. Under loom
+/// it is the vendored `loom::point::Point`: DPOR sees it, and it keeps no value.
 pub(crate) enum Point {
-    Loom(loom::sync::atomic::AtomicUsize),
+    Loom(loom::point::Point),
     Shuttle(shuttle::sync::atomic::AtomicUsize),
 }
 
 impl Point {
     pub(crate) fn new(kind: Kind) -> Point {
         match kind {
-            Kind::Loom => Point::Loom(loom::sync::atomic::AtomicUsize::new(0)),
+            Kind::Loom => Point::Loom(loom::point::Point::new()),
             Kind::Shuttle => Point::Shuttle(shuttle::sync::atomic::AtomicUsize::new(0)),
         }
     }
@@ -40,9 +41,7 @@ impl Point {
     /// A read of the point: conflicts only with touches.
     pub(crate) fn read(&self) {
         match self {
-            Point::Loom(a) => {
-                a.load(SeqCst);
-            }
+            Point::Loom(p) => p.read(),
             Point::Shuttle(a) => {
                 a.load(SeqCst);
             }
@@ -51,9 +50,7 @@ impl Point {
 
     pub(crate) fn touch(&self) {
         match self {
-            Point::Loom(a) => {
-                a.fetch_add(1, SeqCst);
-            }
+            Point::Loom(p) => p.write(),
             Point::Shuttle(a) => {
                 a.fetch_add(1, SeqCst);
             }

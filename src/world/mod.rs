@@ -45,7 +45,8 @@ pub(crate) struct Options {
     pub replay: Option<Vec<Turn>>,
     /// Objects (by name) that share one engine point: see `explore::shared_points`.
     pub shared: Arc<BTreeMap<String, usize>>,
-    /// Record `Execution::joint` (the pilot execution only).
+    /// Record `Execution::joint` and go on past an operation spanning two points
+    /// (loom's first execution only: see `explore::drive`).
     pub record_joint: bool,
     /// The exploration goes on past violations (`explore::census`): make each one
     /// visible to loom (see `World::fail_with`).
@@ -277,6 +278,14 @@ impl World {
             let mut st = self.lock();
             let names = objs.iter().map(|o| st.oname(o.id).to_string()).collect();
             st.joint.insert(names);
+            if st.record_joint {
+                // The learning execution goes on: it is run again whatever it finds.
+                drop(st);
+                for p in firsts() {
+                    p.touch();
+                }
+                return;
+            }
             st.regroup = true;
             st.abort();
             drop(st);

@@ -375,6 +375,7 @@ pub mod cell;
 pub mod hint;
 pub mod lazy_static;
 pub mod model;
+pub mod point;
 pub mod sync;
 pub mod thread;
 

@@ -26,6 +26,9 @@ pub(crate) use self::execution::Execution;
 mod notify;
 pub(crate) use self::notify::Notify;
 
+mod point;
+pub(crate) use self::point::Point;
+
 mod num;
 pub(crate) use self::num::Numeric;
 

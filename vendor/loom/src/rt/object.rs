@@ -132,6 +132,9 @@ objects! {
     // State associated with a modeled thread notifier.
     Notify(rt::notify::State),
 
+    // stalemate: a point (rt/point.rs).
+    Point(rt::point::State),
+
     // State associated with an RwLock
     RwLock(rt::rwlock::State),
 
@@ -215,6 +218,7 @@ impl Store {
             Entry::Mutex(entry) => entry.last_dependent_access(),
             Entry::Condvar(entry) => entry.last_dependent_access(),
             Entry::Notify(entry) => entry.last_dependent_access(),
+            Entry::Point(entry) => entry.last_dependent_access(operation.action.into()),
             Entry::RwLock(entry) => entry.last_dependent_access(),
             Entry::Channel(entry) => entry.last_dependent_access(operation.action.into()),
             obj => panic!(
@@ -238,6 +242,7 @@ impl Store {
             Entry::Mutex(entry) => entry.set_last_access(path_id, dpor_vv),
             Entry::Condvar(entry) => entry.set_last_access(path_id, dpor_vv),
             Entry::Notify(entry) => entry.set_last_access(path_id, dpor_vv),
+            Entry::Point(entry) => entry.set_last_access(operation.action.into(), path_id, dpor_vv),
             Entry::RwLock(entry) => entry.set_last_access(path_id, dpor_vv),
             Entry::Channel(entry) => {
                 entry.set_last_access(operation.action.into(), path_id, dpor_vv)
