@@ -46,6 +46,10 @@ pub static MODEL: Model = Model {
             doc: "Watch takes the Cacher lock before the watchCache lock",
         },
         Variant {
+            name: "no-rv-filter",
+            doc: "processInterval sends every input event, even those its initial interval already sent",
+        },
+        Variant {
             name: "no-ready-stop",
             doc: "Stop does not call ready.stop(): a Watch waiting for readiness is never released",
         },
@@ -154,6 +158,7 @@ enum V {
     BlockingAdd,
     AddUnderLock,
     CacherLockFirst,
+    NoRvFilter,
     NoReadyStop,
 }
 
@@ -178,6 +183,7 @@ fn build(variant: &str, p: &Params) -> ModelFn {
         "blocking-add" => V::BlockingAdd,
         "add-under-lock" => V::AddUnderLock,
         "cacher-lock-first" => V::CacherLockFirst,
+        "no-rv-filter" => V::NoRvFilter,
         "no-ready-stop" => V::NoReadyStop,
         _ => V::Source,
     };
@@ -604,7 +610,11 @@ impl Cacher {
             rv = ev;
         }
         while let Some(ev) = w.input.recv() {
-            if ev > rv {
+            // Go: `if event.ResourceVersion > resourceVersion`: an event the watchCache
+            // held when Watch read the interval may also be dispatched to this watcher,
+            // registered before the dispatcher reached it.
+            // buggy (no-rv-filter): the check is gone, and that event is sent twice.
+            if ev > rv || self.v == V::NoRvFilter {
                 w.send_event(go, ev);
             }
         }
