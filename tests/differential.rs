@@ -97,8 +97,8 @@ fn leaf() -> impl Strategy<Value = Op> {
     ]
 }
 
-/// Compound statements hold leaves. Selects behind a branch are what a pilot
-/// execution can miss.
+/// Compound statements hold leaves. Selects behind a branch are what the execution
+/// that learns the groups can miss.
 fn op() -> impl Strategy<Value = Op> {
     let body = || prop::collection::vec(leaf(), 1..=2);
     prop_oneof![

@@ -56,10 +56,11 @@ fn expect(want: &str, model: impl Fn(&Go) + Send + Sync + 'static) {
     }
 }
 
-/// A select that the pilot execution never reaches (the gate is full by then) must
-/// still be one loom access: loom used to pass this in 15 executions.
+/// A select that the execution which learns the groups (loom's first) never reaches
+/// (the gate is full by then) must still be one loom access: loom used to pass this
+/// in 15 executions.
 #[test]
-fn a_select_the_pilot_never_reaches_is_still_one_access() {
+fn a_select_the_first_execution_never_reaches_is_still_one_access() {
     expect("violation:select-took-c1", gated_select);
     // loom met the select over two points, abandoned that exploration and started
     // again with c0 and c1 on one point.
@@ -93,7 +94,7 @@ fn gated_select(go: &Go) {
 
 /// The same shape with a timer: the select is reached only when the gate is empty.
 #[test]
-fn a_timer_select_the_pilot_never_reaches_is_still_one_access() {
+fn a_timer_select_the_first_execution_never_reaches_is_still_one_access() {
     expect("deadlock", |go| {
         let t = go.after("t", Duration::from_millis(10));
         let (c0, gate) = (go.chan::<u8>("c0", 0), go.chan::<u8>("gate", 1));
