@@ -71,7 +71,7 @@ pub(crate) struct Execution {
     pub violation: Option<Violation>,
     pub steps: Vec<Step>,
     pub names: Vec<String>,
-    /// The names of the objects of each operation on more than one (a select).
+    /// The names of the objects of each operation that spanned loom points (`touch`).
     pub joint: BTreeSet<Vec<String>>,
     /// Abandoned: an operation spanned two loom points (see `World::touch`).
     pub regroup: bool,
@@ -192,10 +192,6 @@ impl World {
             if st.aborted {
                 drop(st);
                 unwind();
-            }
-            if st.record_joint && objs.len() > 1 {
-                let names = objs.iter().map(|o| st.oname(o.id).to_string()).collect();
-                st.joint.insert(names);
             }
             match attempt(&mut st, me) {
                 Attempt::Done(r, text) => {
