@@ -274,9 +274,9 @@ fn drive(
                 record_joint: first,
                 ..options(&b, None, by_name.clone())
             };
-            let run = run_one(kind, &m, opts);
+            let mut run = run_one(kind, &m, opts);
             if run.regroup || (first && !run.joint.is_empty()) {
-                *sp.lock().unwrap() = Some(run.joint);
+                *sp.lock().unwrap() = Some(std::mem::take(&mut run.joint));
                 return true;
             }
             if run.pruned {

@@ -578,13 +578,13 @@ fn seeds_print_schedules_to_the_violation_per_seed() {
     let t = text(&o);
     assert_eq!(o.status.code(), Some(0), "{t}");
     assert!(t.contains("engine 1: loom has no seed"), "{t}");
-    // Seed 1 is the scenario's own: its PCT report is at execution 19.
+    // Seed 1 is the scenario's own: its PCT report is at execution 18.
     let line = t
         .lines()
         .find(|l| l.contains("shuttle-pct:"))
         .expect("a PCT line");
     assert!(line.contains("found by 3 of 3 seeds"), "{line}");
-    assert!(line.contains("(seed:schedules 1:19 "), "{line}");
+    assert!(line.contains("(seed:schedules 1:18 "), "{line}");
     let counts: Vec<u64> = line
         .rsplit("seed:schedules ")
         .next()

@@ -30,8 +30,8 @@ fn the_cacher_deadlock_graph_is_valid_dot_with_its_cycle() {
     for want in [
         "\"g1\" -> \"o3\" [label=\"waits: lock (write)\"]",
         "\"g0\" -> \"o7\" [label=\"waits: WaitGroup.Wait\"]",
-        "label=\"held by watch-client (took it for reading at step 21 in Cacher.Watch)\"",
-        "label=\"held by reflector (took it at step 24 in Cacher.startCaching)\"",
+        "label=\"held by watch-client (took it for reading at step 22 in Cacher.Watch)\"",
+        "label=\"held by reflector (took it at step 26 in Cacher.startCaching)\"",
         "style=bold, color=red",
     ] {
         assert!(dot.contains(want), "missing {want} in\n{dot}");

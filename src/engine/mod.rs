@@ -25,16 +25,19 @@ pub(crate) enum Kind {
 /// One engine-visible object. Touching it is a scheduling point that conflicts with
 /// every other access of the same point (a write), and with nothing else. Under loom
 /// it is the vendored `loom::point::Point`: DPOR sees it, and it keeps no value.
+/// shuttle's schedulers see no objects, only scheduling points: there a touch is
+/// shuttle's `switch`, the scheduling point of each of its own primitives, without
+/// the clocks and signature an atomic would keep.
 pub(crate) enum Point {
     Loom(loom::point::Point),
-    Shuttle(shuttle::sync::atomic::AtomicUsize),
+    Shuttle,
 }
 
 impl Point {
     pub(crate) fn new(kind: Kind) -> Point {
         match kind {
             Kind::Loom => Point::Loom(loom::point::Point::new()),
-            Kind::Shuttle => Point::Shuttle(shuttle::sync::atomic::AtomicUsize::new(0)),
+            Kind::Shuttle => Point::Shuttle,
         }
     }
 
@@ -42,18 +45,14 @@ impl Point {
     pub(crate) fn read(&self) {
         match self {
             Point::Loom(p) => p.read(),
-            Point::Shuttle(a) => {
-                a.load(SeqCst);
-            }
+            Point::Shuttle => ::shuttle_engine::runtime::thread::switch(),
         }
     }
 
     pub(crate) fn touch(&self) {
         match self {
             Point::Loom(p) => p.write(),
-            Point::Shuttle(a) => {
-                a.fetch_add(1, SeqCst);
-            }
+            Point::Shuttle => ::shuttle_engine::runtime::thread::switch(),
         }
     }
 }
@@ -129,10 +128,10 @@ impl Thread {
 /// A shuttle task's park token, on shuttle's engine directly.
 ///
 /// shuttle's `park` may wake spuriously, and its DFS explores every spurious wake-up
-/// (forever). This never wakes without a token. It keeps the scheduling points of
-/// the token channel it replaced (one `switch` before each park and each unpark), so
-/// every seed draws the same schedules as before, without the channel's allocations,
-/// clocks and task-local lookups (measured in `benches/engines.rs`, overhead).
+/// (forever). This never wakes without a token. Neither call is a scheduling point of
+/// its own: a park follows the blocked operation's touch, which was one, and blocks
+/// (switching away); an unpark only makes a task runnable, which nothing can observe
+/// before the next scheduling point (measured in `benches/engines.rs`, overhead).
 pub(crate) struct Parker {
     task: ::shuttle_engine::runtime::task::TaskId,
     /// Unparks not yet consumed by a park.
@@ -144,7 +143,6 @@ pub(crate) struct Parker {
 impl Parker {
     fn park(&self) {
         use ::shuttle_engine::runtime::{execution::ExecutionState, thread::switch};
-        switch();
         if self.tokens.load(SeqCst) == 0 {
             self.waiting.store(true, SeqCst);
             ExecutionState::with(|s| s.current_mut().block(false));
@@ -154,8 +152,7 @@ impl Parker {
     }
 
     fn unpark(&self) {
-        use ::shuttle_engine::runtime::{execution::ExecutionState, thread::switch};
-        switch();
+        use ::shuttle_engine::runtime::execution::ExecutionState;
         self.tokens.fetch_add(1, SeqCst);
         if self.waiting.swap(false, SeqCst) {
             ExecutionState::with(|s| s.get_mut(self.task).unblock());

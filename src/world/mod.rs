@@ -79,6 +79,65 @@ pub(crate) struct Execution {
     pub pruned: bool,
 }
 
+type Pool<T> = std::cell::RefCell<Vec<Vec<T>>>;
+
+std::thread_local! {
+    /// Buffers of finished executions, for the next ones: an exploration runs its
+    /// executions one after another on one OS thread, and fresh buffers for each were
+    /// a small model's largest allocations.
+    static SPARE_STEPS: Pool<Step> = const { Pool::new(Vec::new()) };
+    static SPARE_GORS: Pool<Gor> = const { Pool::new(Vec::new()) };
+    static SPARE_OBJS: Pool<state::Obj> = const { Pool::new(Vec::new()) };
+}
+
+/// A spare buffer from `pool`, or a new one.
+fn reuse<T>(pool: &'static std::thread::LocalKey<Pool<T>>) -> Vec<T> {
+    pool.try_with(|p| p.borrow_mut().pop())
+        .ok()
+        .flatten()
+        .unwrap_or_default()
+}
+
+/// Keeps `v`'s buffer for a later `reuse` (a few per thread).
+fn spare<T>(pool: &'static std::thread::LocalKey<Pool<T>>, mut v: Vec<T>) {
+    if v.capacity() == 0 {
+        return;
+    }
+    v.clear();
+    // try_with: a thread's last execution may drop after its locals.
+    let _ = pool.try_with(|p| {
+        let mut p = p.borrow_mut();
+        if p.len() < 4 {
+            p.push(v);
+        }
+    });
+}
+
+/// A state's buffers: spare ones where there are.
+pub(crate) fn buffers() -> (Vec<Gor>, Vec<state::Obj>, Vec<Step>) {
+    let mut steps = reuse(&SPARE_STEPS);
+    if steps.capacity() == 0 {
+        // Room for a small model's steps without growing.
+        steps.reserve(64);
+    }
+    (reuse(&SPARE_GORS), reuse(&SPARE_OBJS), steps)
+}
+
+impl Drop for Execution {
+    fn drop(&mut self) {
+        spare(&SPARE_STEPS, std::mem::take(&mut self.steps));
+    }
+}
+
+impl Drop for World {
+    fn drop(&mut self) {
+        let st = self.st.get_mut().unwrap_or_else(|e| e.into_inner());
+        spare(&SPARE_GORS, std::mem::take(&mut st.gors));
+        spare(&SPARE_OBJS, std::mem::take(&mut st.objs));
+        spare(&SPARE_STEPS, std::mem::take(&mut st.trace));
+    }
+}
+
 /// A primitive's identity: its world, its object, its engine point.
 pub(crate) struct Obj {
     pub(crate) w: Arc<World>,
@@ -90,6 +149,8 @@ pub(crate) struct World {
     pub(crate) kind: Kind,
     st: Mutex<State>,
     shared: Arc<BTreeMap<String, usize>>,
+    /// The execution follows a schedule (`Options::replay`).
+    replaying: bool,
     /// This execution's point of each group of `shared`, made on first use.
     group_points: Mutex<BTreeMap<usize, Arc<Point>>>,
     /// The process, in a census under loom: a violation ends it for every goroutine
@@ -102,6 +163,7 @@ impl World {
         let fate = (kind == Kind::Loom && opts.census).then(|| Point::new(kind));
         Arc::new(World {
             kind,
+            replaying: opts.replay.is_some(),
             shared: opts.shared.clone(),
             st: Mutex::new(State::new(opts)),
             group_points: Mutex::new(BTreeMap::new()),
@@ -118,12 +180,18 @@ impl World {
     /// between two steps must run right after the first of them, or it would see other
     /// goroutines' later steps in one run and not in its replay.
     fn flush(&self) {
-        let mut wake = {
+        self.flush_reading(|_| ());
+    }
+
+    /// `flush`, returning what `read` reads of the state under the same lock.
+    fn flush_reading<T>(&self, read: impl FnOnce(&State) -> T) -> T {
+        let (seen, mut wake) = {
             let mut st = self.lock();
+            let seen = read(&st);
             if st.to_unpark.is_empty() {
-                return;
+                return seen;
             }
-            std::mem::take(&mut st.to_unpark)
+            (seen, std::mem::take(&mut st.to_unpark))
         };
         for t in wake.drain(..) {
             t.unpark();
@@ -133,6 +201,7 @@ impl World {
         if st.to_unpark.is_empty() {
             st.to_unpark = wake;
         }
+        seen
     }
 
     /// The engine point of a new object: its group's, if it has one.
@@ -168,15 +237,18 @@ impl World {
         mut attempt: impl FnMut(&mut State, Gid) -> Attempt<R>,
     ) -> R {
         let me = self.me();
+        let mut woken = false;
         loop {
-            self.flush();
             // A goroutine completed by a hand-off (a value received, a read lock granted, a
             // channel closed under it) only takes what was handed to it: the goroutine that
             // changed the shared state touched the object then, and made this one's
             // happens-before update (`State::hand_off`). Its step reads and writes only its
             // own fields, so it touches no object.
-            let handed = self.lock().gors[me].handed();
-            if !handed {
+            let handed = self.flush_reading(|st| st.gors[me].handed());
+            // Under shuttle a touch is only a scheduling point, and a woken goroutine's
+            // retry has just had one: the switch that ran it. loom needs the access.
+            let switched = woken && self.kind == Kind::Shuttle;
+            if !handed && !switched {
                 self.touch(objs);
             }
             if let Some(f) = &self.fate {
@@ -222,6 +294,7 @@ impl World {
                     st.check_stuck();
                     drop(st);
                     self.sleep(me);
+                    woken = true;
                 }
                 Attempt::Fault(fault, text) => {
                     let v = Violation::fault(fault, &st.gors[me].name);
@@ -344,6 +417,9 @@ impl World {
     /// Replay only: parks until the schedule says it is this goroutine's step.
     /// Returns false if the execution was aborted meanwhile.
     fn await_turn(&self, me: Gid) -> bool {
+        if !self.replaying {
+            return true;
+        }
         loop {
             let mut st = self.lock();
             if st.aborted {
@@ -503,9 +579,10 @@ impl World {
         // runs every thread to its end without a join, and a join is one more operation
         // for its DPOR to order against each thread's end, with main asleep until then,
         // which loom answers by exploring every thread there: 5x more executions for
-        // nothing. An aborted execution still joins: the loom engine unwinds out of main to stop,
-        // and must find no other thread left.
-        let join = self.kind == Kind::Shuttle || self.lock().aborted;
+        // nothing. shuttle too runs them to their end, and its join would only be one more
+        // scheduling point with nothing left to order. An aborted execution still joins:
+        // the loom engine unwinds out of main to stop, and must find no other thread left.
+        let join = self.lock().aborted;
         if join {
             for j in joins {
                 j.join();

@@ -332,11 +332,11 @@ pub(crate) struct State {
 
 impl State {
     pub(crate) fn new(opts: Options) -> State {
+        let (gors, objs, trace) = super::buffers();
         State {
-            gors: Vec::new(),
-            objs: Vec::new(),
-            // Room for a small model's steps without growing.
-            trace: Vec::with_capacity(64),
+            gors,
+            objs,
+            trace,
             violation: None,
             aborted: false,
             max_steps: opts.max_steps,
