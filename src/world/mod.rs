@@ -347,18 +347,13 @@ impl World {
             let mut st = self.lock();
             let names = objs.iter().map(|o| st.oname(o.id).to_string()).collect();
             st.joint.insert(names);
-            if st.record_joint {
-                // The learning execution goes on: it is run again whatever it finds.
+            // The learning execution goes on: it is run again whatever it finds.
+            if !st.record_joint {
+                st.regroup = true;
+                st.abort();
                 drop(st);
-                for p in firsts() {
-                    p.touch();
-                }
-                return;
+                unwind();
             }
-            st.regroup = true;
-            st.abort();
-            drop(st);
-            unwind();
         }
         for p in firsts() {
             p.touch();
