@@ -27,6 +27,9 @@ pub enum Engine {
     /// Depth-first search on shuttle over every schedule and every select choice (no
     /// partial-order reduction): `engine::dfs`.
     Dfs,
+    /// `Dfs` that stops wherever it meets a state it has explored (`engine::stateful`):
+    /// exhaustive, as a proof needs, over states instead of schedules.
+    Stateful,
     /// turmoil simulations of a model's network side, one per seed
     /// (`engine::turmoil_engine`); see [`explore_net`].
     Turmoil(net::Settings),
@@ -40,6 +43,7 @@ impl Engine {
             Engine::Random { .. } => "shuttle-random",
             Engine::Pct { .. } => "shuttle-pct",
             Engine::Dfs => "shuttle-dfs",
+            Engine::Stateful => "shuttle-stateful",
             Engine::Turmoil(_) => "turmoil",
         }
     }
@@ -57,6 +61,7 @@ impl Engine {
             Engine::Random { seed } => format!("shuttle-random (seed {seed})"),
             Engine::Pct { seed, depth } => format!("shuttle-pct (seed {seed}, depth {depth})"),
             Engine::Dfs => "shuttle-dfs".to_string(),
+            Engine::Stateful => "shuttle-stateful (visited states)".to_string(),
             Engine::Turmoil(s) => s.describe(),
         }
     }
@@ -68,7 +73,7 @@ impl Engine {
             Engine::Loom {
                 preemption_bound: None,
                 ..
-            }
+            } | Engine::Stateful
         )
     }
 }
@@ -137,6 +142,9 @@ pub struct Census {
     pub outcomes: BTreeSet<String>,
     /// The property key of every violation reached.
     pub violations: BTreeSet<String>,
+    /// Under shuttle, the fingerprint of each clean execution's last state
+    /// (`world::print`): what the stateful search must reach too.
+    pub ends: BTreeSet<u128>,
     pub shared: Vec<Vec<String>>,
     pub regrouped: Vec<u64>,
 }
@@ -333,6 +341,7 @@ fn run_engine(engine: &Engine, budget: &Budget, body: engine::Body) -> Result<Ex
             body,
         ),
         Engine::Dfs => shuttle(&Strategy::Dfs, budget, body),
+        Engine::Stateful => shuttle(&Strategy::Stateful, budget, body),
         Engine::Turmoil(_) => Err(TURMOIL_THREADS.into()),
     }
 }
@@ -436,14 +445,17 @@ fn retell(model: ModelFn, quiet: &Finding, bounds: &Bounds) -> Result<Option<Fin
 /// Runs every execution the engine would try, violating ones included, and collects
 /// what they reached. For small programs: nothing stops at the first violation.
 pub fn census(engine: &Engine, bounds: &Bounds, model: ModelFn) -> Result<Census, String> {
-    type Seen = (BTreeSet<String>, BTreeSet<String>);
+    type Seen = (BTreeSet<String>, BTreeSet<String>, BTreeSet<u128>);
     let seen: Arc<Mutex<Seen>> = Arc::default();
     let s = seen.clone();
     let on_run: OnRun = Arc::new(move |_, run| {
         let mut s = s.lock().unwrap();
         match &run.violation {
             Some(v) => s.1.insert(v.property.key()),
-            None => s.0.insert(outcome(&run)),
+            None => {
+                s.2.extend(run.end);
+                s.0.insert(outcome(&run))
+            }
         };
         false
     });
@@ -451,11 +463,12 @@ pub fn census(engine: &Engine, bounds: &Bounds, model: ModelFn) -> Result<Census
     let restart = move || *s.lock().unwrap() = Seen::default();
     // A census compares what every execution did, step by step: it keeps text.
     let d = drive(engine, bounds, model, None, on_run, Some(&restart), false)?;
-    let (outcomes, violations) = std::mem::take(&mut *seen.lock().unwrap());
+    let (outcomes, violations, ends) = std::mem::take(&mut *seen.lock().unwrap());
     Ok(Census {
         explored: d.explored,
         outcomes,
         violations,
+        ends,
         shared: d.shared,
         regrouped: d.regrouped,
     })

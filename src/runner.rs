@@ -78,9 +78,14 @@ impl EngineRun {
 
     /// How much was explored, and what that amounts to.
     pub fn coverage(&self) -> String {
-        let n = self.explored.executions;
+        let seeds = self.explored.executions;
+        // The stateful search counts its states too.
+        let n = match self.explored.states {
+            Some(s) => format!("{seeds} executions ({s} states)"),
+            None => format!("{seeds} executions"),
+        };
         match (&self.explored.stop, &self.engine) {
-            (Stop::Found, _) => format!("{n} executions, stopped at the violation"),
+            (Stop::Found, _) => format!("{n}, stopped at the violation"),
             (
                 Stop::Exhausted,
                 Engine::Loom {
@@ -88,7 +93,7 @@ impl EngineRun {
                     ..
                 },
             ) => {
-                format!("{n} executions: every interleaving (proven for these parameters)")
+                format!("{n}: every interleaving (proven for these parameters)")
             }
             (
                 Stop::Exhausted,
@@ -97,14 +102,17 @@ impl EngineRun {
                     ..
                 },
             ) => {
-                format!("{n} executions: every interleaving with at most {b} preemptions")
+                format!("{n}: every interleaving with at most {b} preemptions")
             }
             (Stop::Iterations, Engine::Turmoil(_)) => {
-                format!("{n} seeds, each simulated until its clients finished")
+                format!("{seeds} seeds, each simulated until its clients finished")
             }
-            (Stop::Exhausted, _) => format!("{n} executions: the search space is exhausted"),
-            (Stop::Iterations, _) => format!("{n} executions (the iteration budget)"),
-            (Stop::Time, _) => format!("{n} executions (stopped by the time limit: incomplete)"),
+            (Stop::Exhausted, Engine::Stateful) => {
+                format!("{n}: every reachable state (proven for these parameters)")
+            }
+            (Stop::Exhausted, _) => format!("{n}: the search space is exhausted"),
+            (Stop::Iterations, _) => format!("{n} (the iteration budget)"),
+            (Stop::Time, _) => format!("{n} (stopped by the time limit: incomplete)"),
         }
     }
 }
@@ -202,6 +210,7 @@ pub fn run_engine(s: &Scenario, engine_no: usize, progress: Option<Arc<AtomicU64
             explored: Explored {
                 executions: 0,
                 stop: Stop::Exhausted,
+                states: None,
             },
             found: None,
             error: Some(e),

@@ -21,7 +21,7 @@
 //! mode = "any"                        # any: timers fire at any step; virtual: durations count
 //!
 //! [[engine]]
-//! kind = "loom"                       # loom | shuttle-random | shuttle-pct | shuttle-dfs
+//! kind = "loom"                       # loom | shuttle-random | shuttle-pct | shuttle-dfs | shuttle-stateful
 //! preemption_bound = 2                # loom; omit for no bound (a proof)
 //! iterations = 1000000                # executions at most
 //! ```
@@ -256,11 +256,12 @@ struct RawEngine {
     faults: Option<Spanned<String>>,
 }
 
-pub const ENGINE_KINDS: [&str; 5] = [
+pub const ENGINE_KINDS: [&str; 6] = [
     "loom",
     "shuttle-random",
     "shuttle-pct",
     "shuttle-dfs",
+    "shuttle-stateful",
     "turmoil",
 ];
 
@@ -804,7 +805,7 @@ fn parse_engine(
                 max_branches,
             }
         }
-        "shuttle-random" | "shuttle-pct" | "shuttle-dfs" => {
+        "shuttle-random" | "shuttle-pct" | "shuttle-dfs" | "shuttle-stateful" => {
             not_for(&e.preemption_bound, "preemption_bound")?;
             not_for(&e.max_branches, "max_branches")?;
             match kind {
@@ -825,7 +826,11 @@ fn parse_engine(
                 _ => {
                     not_for(&e.seed, "seed")?;
                     not_for(&e.depth, "depth")?;
-                    Engine::Dfs
+                    if kind == "shuttle-dfs" {
+                        Engine::Dfs
+                    } else {
+                        Engine::Stateful
+                    }
                 }
             }
         }

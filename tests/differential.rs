@@ -6,7 +6,8 @@
 //! uses) must reach exactly what exhaustive shuttle-dfs (no reduction) reaches: the same
 //! verdict, the same violation kinds, the same outcomes of clean executions. For a
 //! program with a data race the contract is DPOR's: loom reports a race, and reaches
-//! nothing DFS does not.
+//! nothing DFS does not. The stateful search (`shuttle-stateful`) must reach exactly
+//! what DFS reaches, racy programs included.
 //!
 //! `STALEMATE_DIFF_CASES=N` sets the number of programs (the suite runs 128 with a fixed
 //! seed; the README gives the long campaign's command and its last count).
@@ -342,6 +343,34 @@ fn both(p: &Program) -> Option<(Census, Census)> {
     (done(&dfs) && done(&loom)).then_some((dfs, loom))
 }
 
+/// The stateful search (visited states) reaches exactly what DFS reaches on `p`: the
+/// same violations (a racy program's included: the race detector's state is part of
+/// a state) and the same last states of clean executions, by their fingerprints.
+fn stateful_agrees(p: &Program, dfs: &Census) -> Result<(), String> {
+    let st = census(&Engine::Stateful, &bounds(p), model(p)).expect("stateful ran");
+    if st.explored.stop != stalemate::Stop::Exhausted {
+        return Err(format!(
+            "stateful did not finish where dfs did ({} executions, {:?})",
+            st.explored.executions, st.explored.stop
+        ));
+    }
+    if st.violations != dfs.violations {
+        return Err(format!(
+            "violations differ: dfs {:?}, stateful {:?}",
+            dfs.violations, st.violations
+        ));
+    }
+    if dfs.ends.is_empty() != dfs.outcomes.is_empty() || st.ends != dfs.ends {
+        return Err(format!(
+            "last states differ: dfs {} ({} outcomes), stateful {}",
+            dfs.ends.len(),
+            dfs.outcomes.len(),
+            st.ends.len()
+        ));
+    }
+    Ok(())
+}
+
 /// Loom and DFS agree on `p`; the error says how they differ.
 ///
 /// Two loom configurations are checked: the census (it goes on past violations) must
@@ -351,6 +380,7 @@ fn agree(p: &Program) -> Result<bool, String> {
     let Some((dfs, loom)) = both(p) else {
         return Ok(false);
     };
+    stateful_agrees(p, &dfs)?;
     let first = explore(&loom_engine(), &bounds(p), model(p), None).expect("loom ran");
     match (&first.finding, first.explored.stop) {
         (Some(f), _) => {

@@ -20,6 +20,7 @@ fn engines() -> Vec<Engine> {
     vec![
         loom(),
         Engine::Dfs,
+        Engine::Stateful,
         Engine::Random { seed: 7 },
         Engine::Pct { seed: 7, depth: 3 },
     ]
@@ -45,7 +46,7 @@ fn expect(want: &str, model: impl Fn(&Go) + Send + Sync + 'static) {
             .as_ref()
             .map_or("pass".to_string(), |f| f.violation().property.key());
         assert_eq!(got, want, "engine {}", e.describe());
-        if got == "pass" && matches!(e, Engine::Loom { .. } | Engine::Dfs) {
+        if got == "pass" && matches!(e, Engine::Loom { .. } | Engine::Dfs | Engine::Stateful) {
             assert_eq!(
                 o.explored.stop,
                 stalemate::Stop::Exhausted,

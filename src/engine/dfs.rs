@@ -17,6 +17,11 @@ pub(crate) struct Dfs {
 }
 
 impl Dfs {
+    /// The next decision is past the path being replayed: a new one.
+    pub(crate) fn fresh(&self) -> bool {
+        self.depth >= self.levels.len()
+    }
+
     /// The next decision: the path's own while it is being replayed, else the first
     /// alternative of a new level.
     fn decide(&mut self, options: usize) -> usize {

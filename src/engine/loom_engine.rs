@@ -48,6 +48,7 @@ pub(crate) fn explore(cfg: &LoomConfig, budget: &Budget, body: Body) -> Result<E
         Ok(()) => Ok(Explored {
             executions,
             stop: Stop::Exhausted,
+            states: None,
         }),
         Err(p) => match p.downcast::<Halt>() {
             Ok(h) => {
@@ -59,6 +60,7 @@ pub(crate) fn explore(cfg: &LoomConfig, budget: &Budget, body: Body) -> Result<E
                 Ok(Explored {
                     executions,
                     stop: h.0,
+                    states: None,
                 })
             }
             Err(p) => Err(format!("loom stopped: {}", panic_text(&*p))),

@@ -8,6 +8,7 @@
 pub(crate) mod dfs;
 pub(crate) mod loom_engine;
 pub(crate) mod shuttle_engine;
+pub(crate) mod stateful;
 pub(crate) mod turmoil_engine;
 
 use std::sync::atomic::Ordering::SeqCst;
@@ -45,14 +46,14 @@ impl Point {
     pub(crate) fn read(&self) {
         match self {
             Point::Loom(p) => p.read(),
-            Point::Shuttle => ::shuttle_engine::runtime::thread::switch(),
+            Point::Shuttle => switch_between(),
         }
     }
 
     pub(crate) fn touch(&self) {
         match self {
             Point::Loom(p) => p.write(),
-            Point::Shuttle => ::shuttle_engine::runtime::thread::switch(),
+            Point::Shuttle => switch_between(),
         }
     }
 }
@@ -79,10 +80,54 @@ pub(crate) fn choose(kind: Kind, n: usize) -> usize {
     }
 }
 
-/// True once loom's sleep sets have found the running execution equivalent to one
-/// explored already: nothing after this point is explored, so it may stop here.
+/// The running execution's state fingerprint, as the world computes it.
+type Fingerprint = Box<dyn Fn() -> Option<u128>>;
+
+std::thread_local! {
+    /// The stateful search runs (see `stateful`): the world shows it its states.
+    static STATEFUL: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+    /// The running execution's fingerprint, for the stateful scheduler: shuttle calls
+    /// its scheduler on the thread that runs the execution.
+    static STATE: std::cell::RefCell<Option<Fingerprint>> = const { std::cell::RefCell::new(None) };
+    /// The stateful search has met a state it explored already.
+    static CUT: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+    /// The scheduling point being taken is the world's, between two steps, where the
+    /// world's state is all there is (shuttle has points of its own, in `spawn` say,
+    /// where its tasks are half made).
+    static BETWEEN: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// shuttle's scheduling point, at a state between two steps.
+fn switch_between() {
+    if STATEFUL.with(|s| s.get()) {
+        BETWEEN.with(|b| b.set(true));
+    }
+    ::shuttle_engine::runtime::thread::switch();
+}
+
+/// Whether the engine running `kind` wants the world's state fingerprints.
+pub(crate) fn wants_states(kind: Kind) -> bool {
+    kind == Kind::Shuttle && STATEFUL.with(|s| s.get())
+}
+
+/// Installs (or with `None` removes) the running execution's fingerprint.
+pub(crate) fn show_states(f: Option<Fingerprint>) {
+    STATE.with(|s| *s.borrow_mut() = f);
+}
+
+/// The running execution's state now, if it has a fingerprint.
+fn state() -> Option<u128> {
+    STATE.with(|s| s.borrow().as_ref().and_then(|f| f()))
+}
+
+/// True once the running execution is known to be redundant: loom's sleep sets found
+/// it equivalent to one explored already, or the stateful search met a state it has
+/// explored. Nothing after this point is explored, so it may stop here.
 pub(crate) fn redundant(kind: Kind) -> bool {
-    kind == Kind::Loom && loom::redundant()
+    match kind {
+        Kind::Loom => loom::redundant(),
+        Kind::Shuttle => CUT.with(|c| c.get()),
+    }
 }
 
 /// Tells loom whether model code between two Go operations touches only memory that
@@ -142,11 +187,11 @@ pub(crate) struct Parker {
 
 impl Parker {
     fn park(&self) {
-        use ::shuttle_engine::runtime::{execution::ExecutionState, thread::switch};
+        use ::shuttle_engine::runtime::execution::ExecutionState;
         if self.tokens.load(SeqCst) == 0 {
             self.waiting.store(true, SeqCst);
             ExecutionState::with(|s| s.current_mut().block(false));
-            switch();
+            switch_between();
         }
         self.tokens.fetch_sub(1, SeqCst);
     }
@@ -264,6 +309,8 @@ pub struct Explored {
     /// Executions (schedules) run, the violating one included.
     pub executions: u64,
     pub stop: Stop,
+    /// Distinct states met, for the stateful search (`None` for the other engines).
+    pub states: Option<u64>,
 }
 
 /// Budget shared by all engines.

@@ -13,9 +13,16 @@ use std::sync::Mutex;
 /// A shuttle strategy, as the scenario gives it.
 #[derive(Clone, Debug)]
 pub(crate) enum Strategy {
-    Random { seed: u64 },
-    Pct { seed: u64, depth: usize },
+    Random {
+        seed: u64,
+    },
+    Pct {
+        seed: u64,
+        depth: usize,
+    },
     Dfs,
+    /// DFS that stops at states it has explored (`super::stateful`).
+    Stateful,
 }
 
 #[derive(Default)]
@@ -120,6 +127,14 @@ pub(crate) fn explore(
             body,
         ),
         Strategy::Dfs => run(super::dfs::Dfs::default(), true, budget, body),
+        Strategy::Stateful => {
+            let states = Arc::new(std::sync::atomic::AtomicU64::new(0));
+            let _on = super::stateful::On::new();
+            let sched = super::stateful::Stateful::new(states.clone());
+            let mut e = run(sched, true, budget, body)?;
+            e.states = Some(states.load(std::sync::atomic::Ordering::Relaxed));
+            Ok(e)
+        }
     }
 }
 
@@ -156,6 +171,7 @@ fn run<S: Scheduler + 'static>(
         Ok(_) => Ok(Explored {
             executions: p.executions,
             stop: p.stop.clone().unwrap_or(Stop::Exhausted),
+            states: None,
         }),
         Err(e) => Err(format!("shuttle stopped: {}", panic_text(&*e))),
     }

@@ -129,6 +129,7 @@ fn outcome(n: u64, stop: Stop, finding: Option<SimRun>, nd: Option<String>) -> N
         explored: Explored {
             executions: n,
             stop,
+            states: None,
         },
         finding,
         nondeterministic: nd,

@@ -134,10 +134,13 @@ impl<T: Send + 'static> Chan<T> {
     }
 }
 
+/// A value not yet in the world: a send case's.
+type Raw = Box<dyn std::any::Any + Send>;
+
 /// One case of a select.
 pub struct Case<'a> {
     o: &'a Obj,
-    send: Option<std::sync::Mutex<Option<Val>>>,
+    send: Option<std::sync::Mutex<Option<Raw>>>,
 }
 
 impl<'a> Case<'a> {
@@ -200,7 +203,7 @@ impl<'a> Select<'a> {
 /// Which case of a select fired (`None`: the default), and what it received.
 pub struct Fired {
     pub index: Option<usize>,
-    value: Option<Val>,
+    value: Option<Raw>,
 }
 
 impl Fired {
@@ -269,6 +272,16 @@ fn is_ready(c: &ChanState, dir: Dir) -> bool {
     }
 }
 
+/// A send case's value, entering the world: tagged with its sender's history, which
+/// made it (see `world::print`).
+fn tagged(st: &State, me: Gid, case: &Case<'_>) -> Option<Val> {
+    let v = case.send.as_ref()?.lock().unwrap().take()?;
+    Some(Val {
+        v,
+        tag: st.gors[me].hist,
+    })
+}
+
 /// Completes ready case `i` of a select.
 fn fire(
     st: &mut State,
@@ -280,7 +293,7 @@ fn fire(
     let id = case.o.id;
     let name = st.label(id);
     match &case.send {
-        Some(slot) => {
+        Some(_) => {
             let c = chan(st, id);
             if c.closed {
                 return Attempt::Fault(
@@ -293,7 +306,7 @@ fn fire(
                     // Go: the receive happens before this send completes.
                     st.acquire_from(me, r);
                 }
-                let v = slot.lock().unwrap().take();
+                let v = tagged(st, me, case);
                 st.gors[r].fired = Some((rc, v));
                 st.hand_off(r, id);
                 let rn = st.gname(r);
@@ -302,8 +315,9 @@ fn fire(
                     say!(st, "{tag}send on {name}: handed to {rn}"),
                 );
             }
-            c.buf
-                .push_back(slot.lock().unwrap().take().expect("send value"));
+            let v = tagged(st, me, case).expect("send value");
+            let c = chan(st, id);
+            c.buf.push_back(v);
             let (len, cap) = (c.buf.len(), c.cap);
             let t = say!(st, "{tag}send on {name} (buffer {len}/{cap})");
             Attempt::Done((Some(i), None), t)
@@ -345,76 +359,96 @@ fn run(w: &World, cases: &[Case<'_>], default: bool) -> Fired {
     let kind = w.kind;
     let objs: Vec<&Obj> = cases.iter().map(|c| c.o).collect();
     let (index, value) = w.op(&objs, |st, me| {
-        let what = describe(st, cases, default);
-        if let Some(f) = st.gors[me].fault.take() {
-            return Attempt::Fault(
-                f,
-                say!(st, "{what}: the channel was closed while it waited"),
-            );
+        let a = attempt(st, me, kind, cases, default);
+        if let Attempt::Done((i, v), _) = &a {
+            // What the goroutine learns: which case, and which value.
+            let case = i.map_or(0, |i| i as u128 + 1);
+            st.observed = crate::world::print::mix(case, v.as_ref().map_or(0, |v| v.tag));
         }
-        if let Some((i, v)) = st.gors[me].fired.take() {
-            st.gors[me].offers.clear();
-            let how = if v.is_some() || cases[i].dir() == Dir::Send {
-                "completed"
-            } else {
-                "channel closed"
-            };
-            return Attempt::Done(
-                (Some(i), v),
-                say!(st, "{what}: case {} {how} by another goroutine", i + 1),
-            );
-        }
-        // Values offered by an earlier, blocked attempt come back to their cases.
-        for (i, v) in std::mem::take(&mut st.gors[me].offers) {
-            *cases[i].send.as_ref().unwrap().lock().unwrap() = Some(v);
-        }
-        for case in cases {
-            let c = chan(st, case.o.id);
-            if !c.nil {
-                match case.dir() {
-                    Dir::Send => c.senders.insert(me),
-                    Dir::Recv => c.receivers.insert(me),
-                };
-            }
-        }
-        // Go picks one of the ready cases uniformly at random: the engine chooses (loom
-        // and DFS explore every one).
-        let ready: Vec<usize> = (0..cases.len())
-            .filter(|&i| is_ready(chan(st, cases[i].o.id), cases[i].dir()))
-            .collect();
-        if !ready.is_empty() {
-            let i = match st.choose(kind, me, &ready) {
-                Ok(i) => i,
-                Err(v) => return Attempt::Fail(v, say!(st, "{what}: diverged")),
-            };
-            let tag = if cases.len() > 1 {
-                say!(st, "{what}: case {} ", i + 1)
-            } else {
-                String::new()
-            };
-            return fire(st, me, i, &cases[i], tag);
-        }
-        if default {
-            return Attempt::Done((None, None), say!(st, "{what}: nothing ready, default"));
-        }
-        let mut waits = Vec::new();
-        for (i, case) in cases.iter().enumerate() {
-            let id = case.o.id;
-            waits.push((id, case.dir()));
-            if chan(st, id).nil {
-                continue;
-            }
-            match &case.send {
-                Some(slot) => {
-                    chan(st, id).sendq.push_back((me, i));
-                    let v = slot.lock().unwrap().take().expect("send value");
-                    st.gors[me].offers.push((i, v));
-                    st.release(me, id);
-                }
-                None => chan(st, id).recvq.push_back((me, i)),
-            }
-        }
-        Attempt::Block(Wait::Chan(waits), say!(st, "{what}: waits"))
+        a
     });
-    Fired { index, value }
+    Fired {
+        index,
+        value: value.map(|v| v.v),
+    }
+}
+
+/// One attempt at a select (a send and a receive are selects of one case).
+fn attempt(
+    st: &mut State,
+    me: Gid,
+    kind: crate::engine::Kind,
+    cases: &[Case<'_>],
+    default: bool,
+) -> Attempt<(Option<usize>, Option<Val>)> {
+    let what = describe(st, cases, default);
+    if let Some(f) = st.gors[me].fault.take() {
+        return Attempt::Fault(
+            f,
+            say!(st, "{what}: the channel was closed while it waited"),
+        );
+    }
+    if let Some((i, v)) = st.gors[me].fired.take() {
+        st.gors[me].offers.clear();
+        let how = if v.is_some() || cases[i].dir() == Dir::Send {
+            "completed"
+        } else {
+            "channel closed"
+        };
+        return Attempt::Done(
+            (Some(i), v),
+            say!(st, "{what}: case {} {how} by another goroutine", i + 1),
+        );
+    }
+    // Values offered by an earlier, blocked attempt come back to their cases.
+    for (i, v) in std::mem::take(&mut st.gors[me].offers) {
+        *cases[i].send.as_ref().unwrap().lock().unwrap() = Some(v.v);
+    }
+    for case in cases {
+        let c = chan(st, case.o.id);
+        if !c.nil {
+            match case.dir() {
+                Dir::Send => c.senders.insert(me),
+                Dir::Recv => c.receivers.insert(me),
+            };
+        }
+    }
+    // Go picks one of the ready cases uniformly at random: the engine chooses (loom
+    // and DFS explore every one).
+    let ready: Vec<usize> = (0..cases.len())
+        .filter(|&i| is_ready(chan(st, cases[i].o.id), cases[i].dir()))
+        .collect();
+    if !ready.is_empty() {
+        let i = match st.choose(kind, me, &ready) {
+            Ok(i) => i,
+            Err(v) => return Attempt::Fail(v, say!(st, "{what}: diverged")),
+        };
+        let tag = if cases.len() > 1 {
+            say!(st, "{what}: case {} ", i + 1)
+        } else {
+            String::new()
+        };
+        return fire(st, me, i, &cases[i], tag);
+    }
+    if default {
+        return Attempt::Done((None, None), say!(st, "{what}: nothing ready, default"));
+    }
+    let mut waits = Vec::new();
+    for (i, case) in cases.iter().enumerate() {
+        let id = case.o.id;
+        waits.push((id, case.dir()));
+        if chan(st, id).nil {
+            continue;
+        }
+        match &case.send {
+            Some(_) => {
+                chan(st, id).sendq.push_back((me, i));
+                let v = tagged(st, me, case).expect("send value");
+                st.gors[me].offers.push((i, v));
+                st.release(me, id);
+            }
+            None => chan(st, id).recvq.push_back((me, i)),
+        }
+    }
+    Attempt::Block(Wait::Chan(waits), say!(st, "{what}: waits"))
 }

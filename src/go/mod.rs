@@ -27,7 +27,7 @@ pub(crate) use crate::world::Obj;
 
 impl Go {
     pub(crate) fn obj(&self, name: &str, kind: crate::world::ObjKind) -> Arc<Obj> {
-        let id = self.w.lock().add(name, kind);
+        let id = self.w.add(name, kind);
         Arc::new(Obj {
             w: self.w.clone(),
             id,

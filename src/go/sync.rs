@@ -336,6 +336,7 @@ impl Once {
             match *state {
                 OnceState::New => {
                     *state = OnceState::Running(me);
+                    st.observed = 1;
                     Attempt::Done(true, say!(st, "once {name}: runs it"))
                 }
                 OnceState::Done => Attempt::Done(false, say!(st, "once {name}: already done")),

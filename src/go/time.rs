@@ -15,7 +15,7 @@ impl Go {
     /// clock (always zero in `any` mode). Not a step: the clock moves only while every
     /// goroutine is blocked, so no running goroutine can see it move under it.
     pub fn now(&self) -> Duration {
-        self.w.lock().now
+        self.w.now()
     }
 
     /// `time.Sleep(d)`. In `any` mode it is a step that orders nothing (every order is

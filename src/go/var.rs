@@ -63,7 +63,7 @@ impl<T> Clone for Data<T> {
 impl Go {
     /// Model data, named as the Go field it models (`Cacher.watchers`).
     pub fn data<T: Send + 'static>(&self, name: &str, init: T) -> Data<T> {
-        let id = self.w.lock().add(name, ObjKind::Var(VarState::default()));
+        let id = self.w.add(name, ObjKind::Var(VarState::default()));
         Data {
             w: self.w.clone(),
             id,
@@ -76,7 +76,8 @@ impl<T> Data<T> {
     /// Reads and may write: a write for the race detector.
     pub fn with<R>(&self, f: impl FnOnce(&mut T) -> R) -> R {
         self.check(true);
-        f(&mut self.v.lock().unwrap_or_else(|e| e.into_inner()))
+        let mut v = self.v.lock().unwrap_or_else(|e| e.into_inner());
+        f(&mut v)
     }
 
     /// Reads only.
@@ -168,10 +169,19 @@ fn check(st: &mut State, me: usize, id: usize, writes: bool, between: bool) -> O
         // A failing step changes nothing (see `World::fail_with`).
         return found;
     }
+    // The goroutine reads the value (a write may read it too: `Data::with`); what it
+    // writes comes from what it knows then, its history (see `world::print`).
+    let ObjKind::Var(v) = &st.objs[id].kind else {
+        unreachable!()
+    };
+    let read = v.tag;
+    st.observe(me, read);
+    let h = st.gors[me].hist;
     let ObjKind::Var(v) = &mut st.objs[id].kind else {
         unreachable!()
     };
     if writes {
+        v.tag = h;
         v.last_write = Some(now);
         v.reads.clear();
     } else {

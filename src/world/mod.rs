@@ -7,6 +7,7 @@
 //! That keeps one implementation of Go's semantics for every engine.
 
 mod detect;
+pub(crate) mod print;
 mod state;
 
 pub(crate) use state::*;
@@ -77,6 +78,8 @@ pub(crate) struct Execution {
     pub regroup: bool,
     /// Cut short: equivalent to an execution explored already (see `World::prune`).
     pub pruned: bool,
+    /// A census's clean execution: the fingerprint of its last state (`print`).
+    pub end: Option<u128>,
 }
 
 type Pool<T> = std::cell::RefCell<Vec<Vec<T>>>;
@@ -156,18 +159,30 @@ pub(crate) struct World {
     /// The process, in a census under loom: a violation ends it for every goroutine
     /// (see `fail_with`).
     fate: Option<Point>,
+    /// A census: a clean execution reports its last state (`Execution::end`).
+    census: bool,
+    /// States get fingerprints (`print`): for the stateful search, and for a census
+    /// under shuttle. Otherwise no history is kept and no value hashed.
+    pub(crate) prints: bool,
 }
 
 impl World {
     pub(crate) fn new(kind: Kind, opts: Options) -> Arc<World> {
         let fate = (kind == Kind::Loom && opts.census).then(|| Point::new(kind));
+        let census = opts.census;
+        let prints = engine::wants_states(kind) || (census && kind == Kind::Shuttle);
+        let (replaying, shared) = (opts.replay.is_some(), opts.shared.clone());
+        let mut st = State::new(opts);
+        st.prints = prints;
         Arc::new(World {
             kind,
-            replaying: opts.replay.is_some(),
-            shared: opts.shared.clone(),
-            st: Mutex::new(State::new(opts)),
+            replaying,
+            shared,
+            st: Mutex::new(st),
             group_points: Mutex::new(BTreeMap::new()),
             fate,
+            census,
+            prints,
         })
     }
 
@@ -265,8 +280,13 @@ impl World {
                 drop(st);
                 unwind();
             }
+            st.observed = 0;
             match attempt(&mut st, me) {
                 Attempt::Done(r, text) => {
+                    let seen = std::mem::take(&mut st.observed);
+                    // Every completed operation moves the goroutine on, even one that
+                    // returns nothing: its history counts it.
+                    st.observe(me, seen);
                     if !handed {
                         for o in objs {
                             st.sync(me, o.id);
@@ -354,6 +374,16 @@ impl World {
                 drop(st);
                 unwind();
             }
+        }
+        // Under shuttle a touch is only a scheduling point. The stateful search needs
+        // one per operation: a second one would meet the state the first one did, and
+        // be cut as explored. (Random and PCT keep one per point: their seeds' schedules
+        // stay as they were.)
+        if engine::wants_states(self.kind) {
+            if let Some(p) = firsts().next() {
+                p.touch();
+            }
+            return;
         }
         for p in firsts() {
             p.touch();
@@ -467,6 +497,22 @@ impl World {
     /// operation pending out of sleep sets, as that step may touch such memory.
     pub(crate) fn unchecked_memory(&self) {
         engine::assume_local_steps(self.kind, false);
+        self.lock().unchecked = true;
+    }
+
+    /// A new object, made by the running goroutine.
+    pub(crate) fn add(&self, name: &str, kind: ObjKind) -> Oid {
+        let me = self.me();
+        self.lock().add(me, name, kind)
+    }
+
+    /// The virtual clock, as the running goroutine reads it.
+    pub(crate) fn now(&self) -> std::time::Duration {
+        let me = self.me();
+        let mut st = self.lock();
+        let now = st.now;
+        st.observe(me, now.as_nanos());
+        now
     }
 
     /// Starts a goroutine.
@@ -480,6 +526,7 @@ impl World {
         }
         let child = self.op(&[], |st, me| {
             let g = st.spawn(name, Some(me));
+            st.observed = g as u128;
             Attempt::Done(g, say!(st, "go {name}"))
         });
         let w = self.clone();
@@ -550,6 +597,14 @@ impl World {
             // purposes unless a race is reported (see `unchecked_memory`).
             engine::assume_local_steps(self.kind, st.check_races);
         }
+        if engine::wants_states(self.kind) {
+            let w = Arc::downgrade(self);
+            engine::show_states(Some(Box::new(move || {
+                let w = w.upgrade()?;
+                let st = w.st.try_lock().ok()?;
+                st.fingerprint()
+            })));
+        }
         self.register(0);
         let clean = self.guard(0, f);
         let clean = clean && self.await_turn(0);
@@ -583,8 +638,13 @@ impl World {
                 j.join();
             }
         }
+        engine::show_states(None);
         let mut st = self.lock();
+        let end = (self.census && self.prints && !st.aborted)
+            .then(|| st.fingerprint())
+            .flatten();
         Execution {
+            end,
             violation: st.violation.take(),
             steps: std::mem::take(&mut st.trace),
             names: if st.quiet {

@@ -8,7 +8,12 @@ use std::collections::{BTreeSet, VecDeque};
 
 pub(crate) type Gid = usize;
 pub(crate) type Oid = usize;
-pub(crate) type Val = Box<dyn Any + Send>;
+/// A value in a channel or a hand-off, with the history of the goroutine that sent it
+/// (`Gor::hist`): which value it is, for the stateful search, without knowing its type.
+pub(crate) struct Val {
+    pub v: Box<dyn Any + Send>,
+    pub tag: u128,
+}
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Status {
@@ -209,6 +214,9 @@ pub(crate) struct VarState {
     pub last_write: Option<Access>,
     /// Reads since the last write.
     pub reads: Vec<Access>,
+    /// The history of the goroutine that wrote the value (`Gor::hist`), which made it;
+    /// 0 for the initial value, which its maker's history decides.
+    pub tag: u128,
 }
 
 pub(crate) struct Obj {
@@ -240,10 +248,14 @@ pub(crate) struct Gor {
     pub offers: Vec<(usize, Val)>,
     /// Vector clock: what this goroutine has seen of each goroutine's epochs.
     pub vc: Vec<u32>,
+    /// Everything the goroutine has observed, folded (`super::print::mix`): each
+    /// completed operation's result, each model datum read, each object it made. Its
+    /// code is deterministic, so this stands for its whole local state.
+    pub hist: u128,
 }
 
 impl Gor {
-    pub(crate) fn new(name: &str, vc: Vec<u32>) -> Gor {
+    pub(crate) fn new(name: &str, vc: Vec<u32>, hist: u128) -> Gor {
         Gor {
             name: name.to_string(),
             key: None,
@@ -256,6 +268,7 @@ impl Gor {
             fault: None,
             offers: Vec::new(),
             vc,
+            hist,
         }
     }
 
@@ -328,6 +341,14 @@ pub(crate) struct State {
     pub timers: Vec<(std::time::Duration, Oid)>,
     /// Steps get no text (see `Options::quiet`).
     pub quiet: bool,
+    /// What the operation being attempted returns to its goroutine, beyond its being
+    /// done (a received value's tag, a case): folded into its history when it is done.
+    pub observed: u128,
+    /// The model shares memory outside the world (`World::unchecked_memory`): its state
+    /// has no fingerprint.
+    pub unchecked: bool,
+    /// Histories and value tags are kept (`World::prints`).
+    pub prints: bool,
 }
 
 impl State {
@@ -355,17 +376,32 @@ impl State {
             timers: Vec::new(),
             // Whoever installs a tracing subscriber sees every step's text.
             quiet: opts.quiet && !tracing::enabled!(tracing::Level::TRACE),
+            observed: 0,
+            unchecked: false,
+            prints: false,
         }
     }
 
-    pub(crate) fn add(&mut self, name: &str, kind: ObjKind) -> Oid {
+    /// A new object, made by goroutine `by`, which learns its identity.
+    pub(crate) fn add(&mut self, by: Gid, name: &str, kind: ObjKind) -> Oid {
         self.objs.push(Obj {
             name: name.to_string(),
             waiters: Vec::new(),
             kind,
             vc: Vec::new(),
         });
-        self.objs.len() - 1
+        let o = self.objs.len() - 1;
+        self.observe(by, o as u128);
+        o
+    }
+
+    /// Goroutine `g` learns `x` outside an operation (see `Gor::hist`).
+    pub(crate) fn observe(&mut self, g: Gid, x: u128) {
+        if !self.prints {
+            return;
+        }
+        let h = &mut self.gors[g].hist;
+        *h = super::print::mix(*h, x);
     }
 
     /// Starts goroutine `name` as a child of `parent` (none for main): the child has
@@ -375,7 +411,9 @@ impl State {
         let mut vc = parent.map(|p| self.gors[p].vc.clone()).unwrap_or_default();
         vc.resize(g + 1, 0);
         vc[g] = 1;
-        self.gors.push(Gor::new(name, vc));
+        // The child starts from what its parent knew when it started it (its closure).
+        let hist = super::print::mix(parent.map_or(0, |p| self.gors[p].hist), g as u128);
+        self.gors.push(Gor::new(name, vc, hist));
         if let Some(p) = parent {
             self.gors[p].vc[p] += 1;
         }
@@ -673,14 +711,18 @@ impl State {
         let ObjKind::Chan(c) = &mut self.objs[o].kind else {
             unreachable!("a timer's object is a channel")
         };
+        let tick = || Val {
+            v: Box::new(()),
+            tag: 0,
+        };
         if let Some((r, case)) = c.recvq.pop_front() {
-            let tick: Val = Box::new(());
+            let tick = tick();
             self.gors[r].fired = Some((case, Some(tick)));
             self.wake(r);
             return true;
         }
         if c.buf.len() < c.cap {
-            c.buf.push_back(Box::new(()));
+            c.buf.push_back(tick());
         }
         false
     }
