@@ -164,13 +164,16 @@ pub(crate) struct World {
     /// States get fingerprints (`print`): for the stateful search, and for a census
     /// under shuttle. Otherwise no history is kept and no value hashed.
     pub(crate) prints: bool,
+    /// The stateful search runs this execution (`engine::stateful`).
+    stateful: bool,
 }
 
 impl World {
     pub(crate) fn new(kind: Kind, opts: Options) -> Arc<World> {
         let fate = (kind == Kind::Loom && opts.census).then(|| Point::new(kind));
         let census = opts.census;
-        let prints = engine::wants_states(kind) || (census && kind == Kind::Shuttle);
+        let stateful = engine::wants_states(kind);
+        let prints = stateful || (census && kind == Kind::Shuttle);
         let (replaying, shared) = (opts.replay.is_some(), opts.shared.clone());
         let mut st = State::new(opts);
         st.prints = prints;
@@ -183,6 +186,7 @@ impl World {
             fate,
             census,
             prints,
+            stateful,
         })
     }
 
@@ -379,7 +383,7 @@ impl World {
         // one per operation: a second one would meet the state the first one did, and
         // be cut as explored. (Random and PCT keep one per point: their seeds' schedules
         // stay as they were.)
-        if engine::wants_states(self.kind) {
+        if self.stateful {
             if let Some(p) = firsts().next() {
                 p.touch();
             }
@@ -395,7 +399,9 @@ impl World {
     /// points from it, so running on would only cost time (and could find nothing the
     /// equivalent execution does not). Ended like an abort, with no verdict.
     fn prune(&self) {
-        if engine::redundant(self.kind) {
+        // Under shuttle only the stateful search cuts executions short.
+        let cuts = self.kind == Kind::Loom || self.stateful;
+        if cuts && engine::redundant(self.kind) {
             let mut st = self.lock();
             if !st.aborted {
                 st.pruned = true;
@@ -502,7 +508,8 @@ impl World {
 
     /// A new object, made by the running goroutine.
     pub(crate) fn add(&self, name: &str, kind: ObjKind) -> Oid {
-        let me = self.me();
+        // Only a history (`prints`) needs to know who made it.
+        let me = if self.prints { self.me() } else { 0 };
         self.lock().add(me, name, kind)
     }
 
@@ -597,7 +604,7 @@ impl World {
             // purposes unless a race is reported (see `unchecked_memory`).
             engine::assume_local_steps(self.kind, st.check_races);
         }
-        if engine::wants_states(self.kind) {
+        if self.stateful {
             let w = Arc::downgrade(self);
             engine::show_states(Some(Box::new(move || {
                 let w = w.upgrade()?;
