@@ -78,11 +78,11 @@ impl EngineRun {
 
     /// How much was explored, and what that amounts to.
     pub fn coverage(&self) -> String {
-        let seeds = self.explored.executions;
+        let runs = self.explored.executions;
         // The stateful search counts its states too.
         let n = match self.explored.states {
-            Some(s) => format!("{seeds} executions ({s} states)"),
-            None => format!("{seeds} executions"),
+            Some(s) => format!("{runs} executions ({s} states)"),
+            None => format!("{runs} executions"),
         };
         match (&self.explored.stop, &self.engine) {
             (Stop::Found, _) => format!("{n}, stopped at the violation"),
@@ -105,7 +105,7 @@ impl EngineRun {
                 format!("{n}: every interleaving with at most {b} preemptions")
             }
             (Stop::Iterations, Engine::Turmoil(_)) => {
-                format!("{seeds} seeds, each simulated until its clients finished")
+                format!("{runs} seeds, each simulated until its clients finished")
             }
             (Stop::Exhausted, Engine::Stateful) => {
                 format!("{n}: every reachable state (proven for these parameters)")

@@ -76,8 +76,7 @@ impl<T> Data<T> {
     /// Reads and may write: a write for the race detector.
     pub fn with<R>(&self, f: impl FnOnce(&mut T) -> R) -> R {
         self.check(true);
-        let mut v = self.v.lock().unwrap_or_else(|e| e.into_inner());
-        f(&mut v)
+        f(&mut self.v.lock().unwrap_or_else(|e| e.into_inner()))
     }
 
     /// Reads only.

@@ -162,7 +162,7 @@ pub(crate) struct World {
     /// A census: a clean execution reports its last state (`Execution::end`).
     census: bool,
     /// States get fingerprints (`print`): for the stateful search, and for a census
-    /// under shuttle. Otherwise no history is kept and no value hashed.
+    /// under shuttle. Otherwise no history is kept.
     pub(crate) prints: bool,
     /// The stateful search runs this execution (`engine::stateful`).
     stateful: bool,
@@ -515,7 +515,8 @@ impl World {
 
     /// The virtual clock, as the running goroutine reads it.
     pub(crate) fn now(&self) -> std::time::Duration {
-        let me = self.me();
+        // As in `add`: only a history needs to know who reads it.
+        let me = if self.prints { self.me() } else { 0 };
         let mut st = self.lock();
         let now = st.now;
         st.observe(me, now.as_nanos());
