@@ -506,17 +506,21 @@ impl World {
         self.lock().unchecked = true;
     }
 
+    /// The running goroutine, for what it learns outside an operation. Only a history
+    /// (`prints`) needs it, and looking it up costs a lock: otherwise 0, never read.
+    fn observer(&self) -> Gid {
+        if self.prints { self.me() } else { 0 }
+    }
+
     /// A new object, made by the running goroutine.
     pub(crate) fn add(&self, name: &str, kind: ObjKind) -> Oid {
-        // Only a history (`prints`) needs to know who made it.
-        let me = if self.prints { self.me() } else { 0 };
+        let me = self.observer();
         self.lock().add(me, name, kind)
     }
 
     /// The virtual clock, as the running goroutine reads it.
     pub(crate) fn now(&self) -> std::time::Duration {
-        // As in `add`: only a history needs to know who reads it.
-        let me = if self.prints { self.me() } else { 0 };
+        let me = self.observer();
         let mut st = self.lock();
         let now = st.now;
         st.observe(me, now.as_nanos());
