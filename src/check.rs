@@ -115,6 +115,9 @@ pub fn check(cfg: Config, main: impl Fn(&Go) + Send + Sync + 'static) -> Explore
     if let Some(f) = &r.found {
         panic!("{}", with_replay_call(&f.report, &f.token));
     }
+    if r.verdict == runner::Verdict::Incomplete {
+        panic!("stalemate: {}: {}", cfg.engine.describe(), r.coverage());
+    }
     println!("stalemate: pass, {}", r.coverage());
     r.explored
 }

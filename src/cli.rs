@@ -36,7 +36,8 @@ enum Cmd {
     /// Runs scenario files (default: scenarios/) and checks their expectations.
     ///
     /// Exit codes: 0 all as expected; 1 an unexpected violation; 3 an expected
-    /// violation not found; 4 a model crash or engine error; 2 bad input.
+    /// violation not found; 4 a model crash or engine error; 6 a search that completed
+    /// no execution; 2 bad input.
     Run {
         /// Scenario files or directories of them.
         paths: Vec<PathBuf>,
@@ -495,15 +496,13 @@ fn print_engine(i: usize, r: &EngineRun, quiet: bool) {
         r.coverage()
     );
     for g in &r.shared {
-        println!("   one loom point for {} (selected together)", g.join(", "));
+        match g.as_slice() {
+            [one] => println!("   one loom point for every object named {one} (selected together)"),
+            _ => println!("   one loom point for {} (selected together)", g.join(", ")),
+        }
     }
-    if !r.regrouped.is_empty() {
-        let runs: Vec<String> = r.regrouped.iter().map(|n| n.to_string()).collect();
-        println!(
-            "   loom started again {} time(s) with larger groups (after {} executions)",
-            runs.len(),
-            runs.join(", ")
-        );
+    if let Some(line) = restarts(&r.regrouped) {
+        println!("   {line}");
     }
     if let Some(e) = &r.error {
         println!("   error: {e}");
@@ -517,13 +516,30 @@ fn print_engine(i: usize, r: &EngineRun, quiet: bool) {
     }
 }
 
+/// One short line on loom's restarts with larger groups, however many there were.
+fn restarts(runs: &[u64]) -> Option<String> {
+    let (lo, hi) = (runs.iter().min()?, runs.iter().max()?);
+    let total: u64 = runs.iter().sum();
+    let each = if runs.len() <= 4 {
+        let list: Vec<String> = runs.iter().map(|n| n.to_string()).collect();
+        format!("after {} executions", list.join(", "))
+    } else {
+        format!("after {lo} to {hi} executions each, {total} in all")
+    };
+    Some(format!(
+        "loom started again {} time(s) with larger groups ({each})",
+        runs.len()
+    ))
+}
+
 /// Crash outranks an unexpected violation, which outranks a violation not found.
 fn worse(a: Verdict, b: Verdict) -> Verdict {
     let rank = |v: Verdict| match v {
         Verdict::Ok => 0,
         Verdict::NotFound => 1,
-        Verdict::Unexpected => 2,
-        Verdict::Crash => 3,
+        Verdict::Incomplete => 2,
+        Verdict::Unexpected => 3,
+        Verdict::Crash => 4,
     };
     if rank(b) > rank(a) { b } else { a }
 }

@@ -163,6 +163,10 @@ pub struct Census {
 /// exploration starts again with the components joined. Groups only grow, so this ends.
 /// An exploration that finishes without meeting one is sound for its groups: up to the
 /// first spanning operation, loom sees every access, so DPOR would have reached one.
+///
+/// A group is a set of names, and every object of one of its names takes its point: two
+/// objects of one name (a channel made in a loop, selected with the one made before it)
+/// are a group of one name.
 fn shared_points(joints: &BTreeSet<Vec<String>>) -> Vec<Vec<String>> {
     // Union-find over names; each group is listed in name order.
     let mut parent: BTreeMap<String, String> = BTreeMap::new();
@@ -191,8 +195,12 @@ fn shared_points(joints: &BTreeSet<Vec<String>>) -> Vec<Vec<String>> {
             .or_default()
             .push(n.clone());
     }
-    groups.into_values().filter(|g| g.len() > 1).collect()
+    groups.into_values().collect()
 }
+
+/// Restarts with larger groups, at most: each one joins at least two groups of names
+/// the model has, so a model with more names than this is refused rather than run on.
+const MAX_RESTARTS: usize = 64;
 
 fn options(
     bounds: &Bounds,
@@ -312,6 +320,23 @@ fn drive(
         }
         learn = false;
         joints.extend(new);
+        // Groups only grow; a restart that would not grow them would run forever.
+        let grown = shared_points(&joints);
+        if grown == shared {
+            return Err(format!(
+                "loom's point groups do not settle: an operation spans objects that already share a group ({})",
+                grown
+                    .iter()
+                    .map(|g| g.join(", "))
+                    .collect::<Vec<_>>()
+                    .join("; ")
+            ));
+        }
+        if regrouped.len() > MAX_RESTARTS {
+            return Err(format!(
+                "loom's point groups did not settle after {MAX_RESTARTS} restarts; run this model under shuttle-dfs or dpor"
+            ));
+        }
         if let Some(r) = restart {
             r();
         }

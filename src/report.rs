@@ -13,6 +13,9 @@ pub enum Property {
     Deadlock,
     /// main has returned and some goroutine stays blocked forever (goleak).
     Leak,
+    /// Goroutines poll forever: what they read can no longer change (Go hangs, with
+    /// no runtime error).
+    Livelock,
     /// A Go runtime fault.
     Fault(Fault),
     /// Two accesses to a plain variable, one a write, with no happens-before between them.
@@ -33,6 +36,7 @@ impl Property {
         match self {
             Property::Deadlock => "deadlock".into(),
             Property::Leak => "leak".into(),
+            Property::Livelock => "livelock".into(),
             Property::Fault(f) => format!("fault:{}", f.key()),
             Property::DataRace => "data-race".into(),
             Property::Model(p) => format!("violation:{p}"),
@@ -48,6 +52,9 @@ impl Property {
             Property::Deadlock => "goroutines wait forever for each other".into(),
             Property::Leak => {
                 "a goroutine stays blocked forever after the rest have finished".into()
+            }
+            Property::Livelock => {
+                "a goroutine polls forever: what it reads can no longer change".into()
             }
             Property::Fault(f) => {
                 format!("the Go runtime would stop the program: {}", f.go_message())

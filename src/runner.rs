@@ -23,6 +23,8 @@ pub enum Verdict {
     NotFound,
     /// The model panicked, or the engine failed.
     Crash,
+    /// The search completed no execution: nothing was checked, so nothing passed.
+    Incomplete,
 }
 
 impl Verdict {
@@ -33,6 +35,7 @@ impl Verdict {
             Verdict::Unexpected => 1,
             Verdict::NotFound => 3,
             Verdict::Crash => 4,
+            Verdict::Incomplete => 6,
         }
     }
 }
@@ -72,13 +75,35 @@ impl EngineRun {
         match (&self.found, &self.error) {
             (Some(f), _) => f.property.key(),
             (None, Some(_)) => "error".into(),
+            (None, None) if self.explored.executions == 0 => "incomplete".into(),
             (None, None) => "pass".into(),
         }
     }
 
-    /// How much was explored, and what that amounts to.
+    /// The run's pass is a proof: an exhaustive engine with no bound completed at least
+    /// one execution and its whole tree, and nothing failed.
+    pub fn proven(&self) -> bool {
+        self.error.is_none()
+            && self.found.is_none()
+            && self.engine.proves()
+            && self.explored.stop == Stop::Exhausted
+            && self.explored.executions > 0
+    }
+
+    /// How much was explored, and what that amounts to. An engine error and a search
+    /// that completed no execution claim no coverage at all.
     pub fn coverage(&self) -> String {
         let runs = self.explored.executions;
+        if self.error.is_some() {
+            return "the engine failed: no coverage is claimed".into();
+        }
+        if runs == 0 && self.found.is_none() {
+            let why = match self.explored.stop {
+                Stop::Time => "the time limit",
+                _ => "the iteration budget",
+            };
+            return format!("0 executions completed before {why}: nothing was checked");
+        }
         // The stateful search counts its states too.
         let n = match self.explored.states {
             Some(s) => format!("{runs} executions ({s} states)"),
@@ -166,11 +191,9 @@ fn found(s: &Scenario, engine_no: usize, f: &Finding) -> Found {
     }
 }
 
-fn verdict(expect: &Expect, found: Option<&Found>, error: bool) -> Verdict {
-    if error {
-        return Verdict::Crash;
-    }
+fn verdict(expect: &Expect, found: Option<&Found>, explored: &Explored) -> Verdict {
     match (expect, found) {
+        (_, None) if explored.executions == 0 => Verdict::Incomplete,
         (_, Some(f)) if f.property == Property::Crash => Verdict::Crash,
         (Expect::Pass, None) => Verdict::Ok,
         (Expect::Pass, Some(_)) => Verdict::Unexpected,
@@ -196,8 +219,8 @@ pub fn run_engine(s: &Scenario, engine_no: usize, progress: Option<Arc<AtomicU64
             let f = o.finding.as_ref().map(|f| found(s, engine_no, f));
             EngineRun {
                 engine: spec.engine.clone(),
+                verdict: verdict(&s.expect, f.as_ref(), &o.explored),
                 explored: o.explored,
-                verdict: verdict(&s.expect, f.as_ref(), false),
                 found: f,
                 error: None,
                 elapsed,
@@ -339,8 +362,8 @@ fn run_net(
         .map(|run| net_found(s, engine_no, run, o.nondeterministic.clone()));
     EngineRun {
         engine: spec.engine.clone(),
+        verdict: verdict(&s.expect, f.as_ref(), &o.explored),
         explored: o.explored,
-        verdict: verdict(&s.expect, f.as_ref(), false),
         found: f,
         error: None,
         elapsed: t.elapsed(),

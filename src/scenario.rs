@@ -579,6 +579,7 @@ pub fn expect_values(model: &Model) -> Vec<String> {
         "pass".into(),
         "deadlock".into(),
         "leak".into(),
+        "livelock".into(),
         "data-race".into(),
     ];
     v.extend(

@@ -151,9 +151,9 @@ fn bad_scenarios_say_file_line_column_and_what_is_allowed() {
         ),
         (
             "expect",
-            format!("{BASE}expect = \"livelock\"\n{engine}"),
-            ":3:10: unknown expectation `livelock`",
-            "allowed: pass, deadlock, leak, data-race, fault:",
+            format!("{BASE}expect = \"starvation\"\n{engine}"),
+            ":3:10: unknown expectation `starvation`",
+            "allowed: pass, deadlock, leak, livelock, data-race, fault:",
         ),
         (
             "field",

@@ -316,6 +316,7 @@ fn fire(
                 );
             }
             let v = tagged(st, me, case).expect("send value");
+            st.puts += 1;
             let c = chan(st, id);
             c.buf.push_back(v);
             let (len, cap) = (c.buf.len(), c.cap);
@@ -328,6 +329,7 @@ fn fire(
                 // A blocked sender's value moves into the freed slot.
                 if let Some((s, sc)) = c.sendq.pop_front() {
                     let sv = take_offer(st, s, sc);
+                    st.puts += 1;
                     chan(st, id).buf.push_back(sv);
                     st.gors[s].fired = Some((sc, None));
                     st.hand_off(s, id);

@@ -73,6 +73,50 @@ impl Go {
             .op(&[], |_, _| crate::world::Attempt::Done((), text.clone()));
     }
 
+    /// The head of a polling loop: call it at the top of each round of a loop that
+    /// waits for another goroutine by looking (a flag under a lock, a select with a
+    /// default), with everything the loop carries from one round to the next as
+    /// `local` (`&()` if nothing). Go's scheduler is fair, so such a loop never keeps
+    /// the others from running; without this hint an engine may run the loop alone
+    /// until the step bound. A round that saw nothing new and changed nothing waits for
+    /// another goroutine to move; a loop nothing can end is reported as a `livelock`.
+    /// Not a scheduling point.
+    #[track_caller]
+    pub fn spin(&self, local: &impl std::hash::Hash) {
+        use std::hash::{Hash, Hasher};
+        let at = std::panic::Location::caller();
+        let mut h = std::hash::DefaultHasher::new();
+        (at.file(), at.line(), at.column()).hash(&mut h);
+        let site = h.finish();
+        self.poll(
+            site,
+            false,
+            || {
+                let mut h = std::hash::DefaultHasher::new();
+                local.hash(&mut h);
+                u128::from(h.finish())
+            },
+            || format!("{}:{}", at.file(), at.line()),
+        );
+    }
+
+    /// A polling loop's head (see `World::poll`): `fresh` on its first round.
+    pub(crate) fn poll(
+        &self,
+        site: u64,
+        fresh: bool,
+        local: impl FnOnce() -> u128,
+        name: impl FnOnce() -> String,
+    ) {
+        self.w.poll(site, fresh, local, name);
+    }
+
+    /// The model cannot go on (a Go kernel met what the interpreter cannot do): a
+    /// `crash`, never a finding.
+    pub(crate) fn crash(&self, message: String) -> ! {
+        self.w.crash(message)
+    }
+
     /// Checks a named model property; a false `ok` fails the execution with `message`.
     pub fn check(&self, property: &str, ok: bool, message: impl FnOnce() -> String) {
         if !ok {

@@ -176,6 +176,7 @@ fn check(st: &mut State, me: usize, id: usize, writes: bool, between: bool) -> O
     let read = v.tag;
     st.observe(me, read);
     let h = st.gors[me].hist;
+    st.puts += u64::from(writes);
     let ObjKind::Var(v) = &mut st.objs[id].kind else {
         unreachable!()
     };

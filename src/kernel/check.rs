@@ -70,8 +70,45 @@ pub const MEMBERS: &[(&str, &[&str])] = &[
     ("testing", &["T"]),
 ];
 
+/// The methods and fields of library values a kernel may use (`mu.Lock`, `t.C`,
+/// `ctx.Done`, `c.L`): a selector names one of these, or a method or field the kernel
+/// declares.
+pub const LIB_MEMBERS: &[&str] = &[
+    // sync
+    "Lock",
+    "Unlock",
+    "RLock",
+    "RUnlock",
+    "Add",
+    "Done",
+    "Wait",
+    "Do",
+    "Signal",
+    "Broadcast",
+    "L", // time
+    "Stop",
+    "C", // context, errors
+    "Err",
+    "Error", // testing
+    "Fatal",
+    "Fatalf",
+    "Errorf",
+    "Log",
+    "Logf",
+    "Helper",
+    "Parallel",
+];
+
+/// Builtins a kernel may call, but not as the call of a `go` or `defer`.
+const BUILTINS: &[&str] = &[
+    "append", "cap", "close", "delete", "len", "make", "new", "panic", "print", "println",
+];
+
 struct C<'a> {
     f: &'a File,
+    /// Methods and struct fields the kernel declares: what a selector may name
+    /// besides `LIB_MEMBERS`.
+    members: BTreeSet<String>,
     /// Package-level names: functions, types, constants, variables, imports.
     globals: BTreeSet<String>,
     /// The block scopes open where the walk is, innermost last.
@@ -87,8 +124,16 @@ pub fn check(f: &File) -> R {
     globals.extend(f.consts.iter().map(|c| c.0.clone()));
     globals.extend(f.vars.iter().flat_map(|v| v.0.iter().cloned()));
     globals.extend(f.imports.iter().cloned());
+    let mut members = BTreeSet::new();
+    for m in &f.methods {
+        members.insert(m.1.clone());
+    }
+    for (_, t, _) in &f.types {
+        declared_members(t, &mut members);
+    }
     let c = C {
         f,
+        members,
         globals,
         scopes: RefCell::new(Vec::new()),
     };
@@ -112,7 +157,68 @@ pub fn check(f: &File) -> R {
     Ok(())
 }
 
+/// The field and method names a type declares, nested types included.
+fn declared_members(t: &Type, into: &mut BTreeSet<String>) {
+    match t {
+        Type::Struct(fs) => {
+            for f in fs {
+                into.insert(f.name.clone());
+                declared_members(&f.ty, into);
+            }
+        }
+        Type::Interface(ms) => into.extend(ms.iter().cloned()),
+        Type::Ptr(x) | Type::Slice(x) | Type::Chan(x) => declared_members(x, into),
+        Type::Map(k, v) => {
+            declared_members(k, into);
+            declared_members(v, into);
+        }
+        Type::Name(_) | Type::Pkg(..) | Type::Func => {}
+    }
+}
+
 impl C<'_> {
+    fn err(&self, p: Pos, message: String, help: String) -> R {
+        Err(KernelError::at(&self.f.path, p, message, Some(help)))
+    }
+
+    /// `x.name` where x is a value: a member the kernel declares or a library one.
+    fn selector(&self, name: &str, p: Pos) -> R {
+        if self.members.contains(name) || LIB_MEMBERS.contains(&name) {
+            return Ok(());
+        }
+        self.err(
+            p,
+            format!("{name} is neither a field or method this kernel declares nor a library method stalemate interprets"),
+            format!("library methods and fields a kernel may use: {}", LIB_MEMBERS.join(", ")),
+        )
+    }
+
+    /// `go f(x)` and `defer f(x)`: the call of a function value, not of a builtin.
+    fn deferred(&self, e: &Expr, what: &str) -> R {
+        if let E::Call(f, _, _) = &e.kind
+            && let E::Ident(n) = &f.kind
+            && BUILTINS.contains(&n.as_str())
+            && !self.shadowed(n)
+        {
+            return self.err(
+                e.pos,
+                format!("{what} {n}(...): a builtin as the call of {what} is outside the subset stalemate interprets"),
+                format!("wrap it in a function literal: {what} func() {{ {n}(...) }}()"),
+            );
+        }
+        Ok(())
+    }
+
+    /// A local or a package-level declaration named `n` hides the builtin.
+    fn shadowed(&self, n: &str) -> bool {
+        self.scopes
+            .borrow()
+            .iter()
+            .any(|s| s.iter().any(|x| x == n))
+            || self.f.funcs.iter().any(|f| f.name == n)
+            || self.f.vars.iter().any(|v| v.0.iter().any(|x| x == n))
+    }
+
     fn open(&self) {
         self.scopes.borrow_mut().push(Vec::new());
     }
@@ -174,6 +280,11 @@ impl C<'_> {
             }
         }
         false
+    }
+
+    /// `pkg` names an imported package here, not a variable that hides it.
+    fn is_package(&self, pkg: &str) -> bool {
+        self.f.imports.iter().any(|i| i == pkg) && !self.shadowed(pkg)
     }
 
     fn member(&self, pkg: &str, name: &str, p: Pos) -> R {
@@ -249,7 +360,15 @@ impl C<'_> {
 
     fn stmt(&self, s: &Stmt) -> R {
         match &s.kind {
-            S::Expr(e) | S::Go(e, _) | S::Defer(e) => self.expr(e),
+            S::Expr(e) => self.expr(e),
+            S::Go(e, _) => {
+                self.deferred(e, "go")?;
+                self.expr(e)
+            }
+            S::Defer(e) => {
+                self.deferred(e, "defer")?;
+                self.expr(e)
+            }
             S::Return(es) => self.exprs(es),
             S::Define(names, es) => {
                 self.exprs(es)?;
@@ -339,8 +458,9 @@ impl C<'_> {
     fn expr(&self, e: &Expr) -> R {
         match &e.kind {
             E::Sel(x, name) => {
-                if let E::Ident(pkg) = &x.kind {
-                    self.member(pkg, name, e.pos)?;
+                match &x.kind {
+                    E::Ident(pkg) if self.is_package(pkg) => self.member(pkg, name, e.pos)?,
+                    _ => self.selector(name, e.pos)?,
                 }
                 self.expr(x)
             }
@@ -361,6 +481,15 @@ impl C<'_> {
                 Ok(())
             }
             E::Composite(t, els) => {
+                if let Type::Pkg(pkg, n) = t
+                    && !els.is_empty()
+                {
+                    return self.err(
+                        e.pos,
+                        format!("a {pkg}.{n} literal with elements is outside the subset stalemate interprets"),
+                        format!("use its zero value: `{pkg}.{n}{{}}`, `var x {pkg}.{n}` or `new({pkg}.{n})`"),
+                    );
+                }
                 self.ty(t, e.pos)?;
                 let fields = self.is_struct(t);
                 for (k, v) in els {

@@ -63,6 +63,15 @@ struct Frame {
     defers: Vec<(Value, Vec<Value>)>,
 }
 
+/// What a message of `unsupported` starts with.
+const OUTSIDE: &str = "outside the subset stalemate interprets: ";
+
+/// Something the kernel does that the interpreter cannot (a construct the checker let
+/// through, or one Go's compiler would reject): a crash of the model, never a finding.
+fn unsupported(msg: impl std::fmt::Display) -> Panic {
+    Panic(format!("{OUTSIDE}{msg}"))
+}
+
 fn rt_err(msg: impl std::fmt::Display) -> Panic {
     Panic(format!("runtime error: {msg}"))
 }
@@ -70,14 +79,14 @@ fn rt_err(msg: impl std::fmt::Display) -> Panic {
 fn int(v: &Value) -> R<i64> {
     match v {
         Value::Int(i) => Ok(*i),
-        o => Err(Panic(format!("not an integer: {}", o.show()))),
+        o => Err(unsupported(format!("not an integer: {}", o.show()))),
     }
 }
 
 fn truth(v: &Value) -> R<bool> {
     match v {
         Value::Bool(b) => Ok(*b),
-        o => Err(Panic(format!("not a bool: {}", o.show()))),
+        o => Err(unsupported(format!("not a bool: {}", o.show()))),
     }
 }
 
@@ -94,7 +103,7 @@ fn struct_of(v: &Value) -> Option<Arc<Struct>> {
 }
 
 fn key_of(v: &Value) -> R<Key> {
-    v.key().ok_or_else(|| Panic("unhashable map key".into()))
+    v.key().ok_or_else(|| unsupported("unhashable map key"))
 }
 
 /// The backing-array position of element `i` of `s`, bounds checked as Go does.
@@ -154,6 +163,10 @@ impl<'a> I<'a> {
     /// Runs a goroutine's function to its end; a Go panic fails the execution.
     pub fn run(&self, f: Value, args: Vec<Value>) {
         if let Err(p) = self.call(&f, args) {
+            if p.0.starts_with(OUTSIDE) {
+                // The model's crash (exit 4), not a finding.
+                self.go.crash(p.0);
+            }
             self.go.check("panic", false, || format!("panic: {}", p.0));
         }
     }
@@ -304,7 +317,7 @@ impl<'a> I<'a> {
             S::Var(names, ty, vals) => {
                 if vals.is_empty() {
                     let Some(ty) = ty.as_ref() else {
-                        return Err(Panic("var without a type or a value".into()));
+                        return Err(unsupported("var without a type or a value"));
                     };
                     for n in names {
                         let z = self.zero(ty, Some(n.clone()), s.pos)?;
@@ -353,7 +366,7 @@ impl<'a> I<'a> {
             }
             S::Go(call, name) => {
                 let E::Call(f, args, spread) = &call.kind else {
-                    return Err(Panic("go needs a function call".into()));
+                    return Err(unsupported("go needs a function call"));
                 };
                 let fv = self.eval(f, env)?;
                 let args = self.args(args, *spread, env)?;
@@ -372,7 +385,7 @@ impl<'a> I<'a> {
             }
             S::Defer(call) => {
                 let E::Call(f, args, spread) = &call.kind else {
-                    return Err(Panic("defer needs a function call".into()));
+                    return Err(unsupported("defer needs a function call"));
                 };
                 // `defer mu.Unlock()` binds the receiver now, as Go does.
                 let fv = self.eval(f, env)?;
@@ -392,7 +405,7 @@ impl<'a> I<'a> {
             }
             S::Block(b) => return self.block(b, &Env::new(Some(env)), fr),
             S::For(init, cond, post, body, label) => {
-                return self.for_loop(init, cond, post, body, label, env, fr);
+                return self.for_loop(s.pos, init, cond, post, body, label, env, fr);
             }
             S::Range(k, v, define, e, body, label) => {
                 return self.range(k.as_ref(), v.as_ref(), *define, e, body, label, env, fr);
@@ -470,9 +483,13 @@ impl<'a> I<'a> {
         }
     }
 
+    /// A `for` loop. Each head is a poll (`World::poll`): a round that saw nothing new
+    /// and changed nothing waits for another goroutine to move, as Go's fair scheduler
+    /// would let it.
     #[allow(clippy::too_many_arguments)]
     fn for_loop(
         &self,
+        pos: Pos,
         init: &Option<Box<Stmt>>,
         cond: &Option<Expr>,
         post: &Option<Box<Stmt>>,
@@ -486,8 +503,18 @@ impl<'a> I<'a> {
         if let Some(i) = init {
             self.stmt(i, &cur, fr)?;
         }
+        let site = u64::from(pos.line) << 32 | u64::from(pos.col);
+        let mut fresh = true;
         loop {
             self.tick();
+            let defers = fr.defers.len() as u64;
+            self.go.poll(
+                site,
+                fresh,
+                || super::value::env_print(&cur, defers),
+                || format!("{}:{}", self.k().file.short, pos.line),
+            );
+            fresh = false;
             if let Some(c) = cond
                 && !truth(&self.eval(c, &cur)?)?
             {
@@ -561,7 +588,7 @@ impl<'a> I<'a> {
                     }
                 }
             }
-            o => return Err(Panic(format!("cannot range over {}", o.show()))),
+            o => return Err(unsupported(format!("cannot range over {}", o.show()))),
         };
         for (a, b) in &mut items {
             self.tick();
@@ -625,7 +652,7 @@ impl<'a> I<'a> {
                         (ChanImpl::Val(ch) | ChanImpl::Nil(ch), None) => sel.recv(ch),
                         (ChanImpl::Time(ch), None) => sel.recv(ch),
                         (ChanImpl::Time(_), Some(_)) => {
-                            return Err(Panic("send on a receive-only timer channel".into()));
+                            return Err(unsupported("send on a receive-only timer channel"));
                         }
                     };
                 }
@@ -668,14 +695,14 @@ impl<'a> I<'a> {
         match c {
             Value::Chan(k) => Ok(k.clone()),
             Value::Nil => Ok(self.nil_chan()),
-            o => Err(Panic(format!("not a channel: {}", o.show()))),
+            o => Err(unsupported(format!("not a channel: {}", o.show()))),
         }
     }
 
     fn send(&self, c: &Value, v: Value) -> R<()> {
         match &self.chan_of(c)?.c {
             ChanImpl::Val(ch) | ChanImpl::Nil(ch) => ch.send(v),
-            ChanImpl::Time(_) => return Err(Panic("send on a receive-only timer channel".into())),
+            ChanImpl::Time(_) => return Err(unsupported("send on a receive-only timer channel")),
         }
         Ok(())
     }
@@ -812,7 +839,7 @@ impl<'a> I<'a> {
                                 rt_err(format!("index out of range [{i}] with length {}", s.len()))
                             })
                     }
-                    o => Err(Panic(format!("cannot index {}", o.show()))),
+                    o => Err(unsupported(format!("cannot index {}", o.show()))),
                 }
             }
             E::Slice(x, lo, hi) => {
@@ -850,7 +877,7 @@ impl<'a> I<'a> {
                             .map(Value::str)
                             .ok_or_else(|| rt_err(format!("slice bounds out of range [{lo}:{hi}]")))
                     }
-                    o => Err(Panic(format!("cannot slice {}", o.show()))),
+                    o => Err(unsupported(format!("cannot slice {}", o.show()))),
                 }
             }
             E::Composite(ty, elems) => self.composite(ty, elems, env, e.pos),
@@ -858,7 +885,7 @@ impl<'a> I<'a> {
                 f.clone(),
                 Some(env.clone()),
             )))),
-            E::Type(_) => Err(Panic("a type is not a value".into())),
+            E::Type(_) => Err(unsupported("a type is not a value")),
             E::Assert(x, t) => {
                 let v = self.eval(x, env)?;
                 if self.has_type(&v, t) {
@@ -885,7 +912,7 @@ impl<'a> I<'a> {
         if let Some(f) = self.k().funcs.get(n) {
             return Ok(Value::Func(Arc::new(Callable::Go(f.clone(), None))));
         }
-        Err(Panic(format!("undefined: {n}")))
+        Err(unsupported(format!("undefined: {n}")))
     }
 
     fn unary(&self, op: &str, x: &Expr, env: &Env) -> R<Value> {
@@ -898,22 +925,29 @@ impl<'a> I<'a> {
                 E::Composite(..) => Ok(Value::Ptr(cell(self.eval(x, env)?))),
                 _ => match self.place(x, env)? {
                     Place::Cell(c) => Ok(Value::Ptr(c)),
-                    _ => Err(Panic("cannot take this address".into())),
+                    _ => Err(unsupported("cannot take this address")),
                 },
             },
             "*" => match self.eval(x, env)? {
                 Value::Ptr(c) => Ok(lock(&c).clone()),
                 Value::Nil => Err(rt_err("invalid memory address or nil pointer dereference")),
-                o => Err(Panic(format!("cannot dereference {}", o.show()))),
+                o => Err(unsupported(format!("cannot dereference {}", o.show()))),
             },
             "-" => Ok(Value::Int(int(&self.eval(x, env)?)?.wrapping_neg())),
             "+" => self.eval(x, env),
             "!" => Ok(Value::Bool(!truth(&self.eval(x, env)?)?)),
-            _ => Err(Panic(format!("operator {op}"))),
+            _ => Err(unsupported(format!("operator {op}"))),
         }
     }
 
     fn composite(&self, ty: &Type, elems: &[(Option<Expr>, Expr)], env: &Env, p: Pos) -> R<Value> {
+        // `sync.Mutex{}`, `&sync.WaitGroup{}`: the zero value (the checker refuses
+        // library literals with elements).
+        if let Type::Pkg(..) = ty
+            && elems.is_empty()
+        {
+            return self.zero(ty, None, p);
+        }
         match self.underlying(ty) {
             Type::Struct(fields) => {
                 let tname = match ty {
@@ -925,14 +959,13 @@ impl<'a> I<'a> {
                     let idx = match k {
                         Some(Expr {
                             kind: E::Ident(n), ..
-                        }) => fields
-                            .iter()
-                            .position(|f| f.name == *n)
-                            .ok_or_else(|| Panic(format!("unknown field {n} in struct literal")))?,
+                        }) => fields.iter().position(|f| f.name == *n).ok_or_else(|| {
+                            unsupported(format!("unknown field {n} in struct literal"))
+                        })?,
                         _ => i,
                     };
                     let Some(field) = fields.get(idx) else {
-                        return Err(Panic(format!("too many values in {tname} literal")));
+                        return Err(unsupported(format!("too many values in {tname} literal")));
                     };
                     let name = format!("{tname}.{}", field.name);
                     vals[idx] = Some(self.hinted(Some(name), || self.eval(v, env))?.copy());
@@ -963,14 +996,14 @@ impl<'a> I<'a> {
                 for (k, v) in elems {
                     let k = match k {
                         Some(k) => self.eval(k, env)?,
-                        None => return Err(Panic("map literal element without a key".into())),
+                        None => return Err(unsupported("map literal element without a key")),
                     };
                     let key = key_of(&k)?;
                     m.insert(key, self.eval(v, env)?.copy());
                 }
                 Ok(Value::Map(Arc::new(Mutex::new(m))))
             }
-            t => Err(Panic(format!("composite literal of {t:?}"))),
+            t => Err(unsupported(format!("composite literal of {t:?}"))),
         }
     }
 
@@ -1022,7 +1055,7 @@ impl<'a> I<'a> {
                         let u = u.clone();
                         self.zero(&u, Some(name()), p)?
                     }
-                    None => return Err(Panic(format!("undefined type {n}"))),
+                    None => return Err(unsupported(format!("undefined type {n}"))),
                 },
             },
             Type::Pkg(pkg, n) => match (pkg.as_str(), n.as_str()) {
@@ -1050,7 +1083,7 @@ impl<'a> I<'a> {
             E::Ident(n) => env
                 .lookup(n)
                 .map(Place::Cell)
-                .ok_or_else(|| Panic(format!("undefined: {n}"))),
+                .ok_or_else(|| unsupported(format!("undefined: {n}"))),
             E::Unary("*", x) => match self.eval(x, env)? {
                 Value::Ptr(c) => Ok(Place::Cell(c)),
                 _ => Err(rt_err("invalid memory address or nil pointer dereference")),
@@ -1062,7 +1095,7 @@ impl<'a> I<'a> {
                 }
                 self.field_cell(&base, f)
                     .map(Place::Cell)
-                    .ok_or_else(|| Panic(format!("no field {f} in {}", base.show())))
+                    .ok_or_else(|| unsupported(format!("no field {f} in {}", base.show())))
             }
             E::Index(x, i) => {
                 let base = self.eval(x, env)?;
@@ -1074,10 +1107,10 @@ impl<'a> I<'a> {
                         Ok(Place::Elem(s.arr, at))
                     }
                     Value::Nil => Err(Panic("assignment to entry in nil map".into())),
-                    o => Err(Panic(format!("cannot index {}", o.show()))),
+                    o => Err(unsupported(format!("cannot index {}", o.show()))),
                 }
             }
-            _ => Err(Panic("cannot assign to this expression".into())),
+            _ => Err(unsupported("cannot assign to this expression")),
         }
     }
 
@@ -1167,7 +1200,18 @@ impl<'a> I<'a> {
                     }
                 }
             }
-            return Err(Panic(format!("{} has no field or method {name}", s.ty)));
+            return Err(unsupported(format!(
+                "{} has no field or method {name}",
+                s.ty
+            )));
+        }
+        // A pointer to a library value (`new(sync.Mutex)`, `&sync.WaitGroup{}`, a
+        // `*sync.Mutex` parameter): its members are the value's.
+        if let Value::Ptr(c) = base {
+            let inner = lock(c).clone();
+            if matches!(inner, Value::Sync(_) | Value::Timer(_) | Value::Ctx(_)) {
+                return self.member(&inner, name);
+            }
         }
         match (base, name) {
             (Value::Timer(t), "C") => Ok(Value::Chan(Arc::new(KChan {
@@ -1176,7 +1220,7 @@ impl<'a> I<'a> {
             }))),
             (Value::Sync(s), "L") => match &**s {
                 SyncObj::Cond(_, l) => Ok(l.clone()),
-                _ => Err(Panic("no field L".into())),
+                _ => Err(unsupported("no field L")),
             },
             _ => Ok(Value::Func(Arc::new(Callable::Lib(
                 base.clone(),
@@ -1206,14 +1250,22 @@ impl<'a> I<'a> {
                 (SyncObj::Cond(c, _), "Wait") => c.wait(),
                 (SyncObj::Cond(c, _), "Signal") => c.signal(),
                 (SyncObj::Cond(c, _), "Broadcast") => c.broadcast(),
-                _ => return Err(Panic(format!("sync method {m} is outside the subset"))),
+                _ => {
+                    return Err(unsupported(format!(
+                        "sync method {m} is outside the subset"
+                    )));
+                }
             },
             Value::Timer(t) => match m {
                 "Stop" => {
                     t.stop();
                     return Ok(Value::Bool(true));
                 }
-                _ => return Err(Panic(format!("time method {m} is outside the subset"))),
+                _ => {
+                    return Err(unsupported(format!(
+                        "time method {m} is outside the subset"
+                    )));
+                }
             },
             Value::Ctx(c) => match m {
                 "Done" => {
@@ -1223,11 +1275,15 @@ impl<'a> I<'a> {
                     });
                 }
                 "Err" => return Ok(lock(&c.err).clone().unwrap_or(Value::Nil)),
-                _ => return Err(Panic(format!("context method {m} is outside the subset"))),
+                _ => {
+                    return Err(unsupported(format!(
+                        "context method {m} is outside the subset"
+                    )));
+                }
             },
             Value::Error(e) => match m {
                 "Error" => return Ok(Value::Str(e.clone())),
-                _ => return Err(Panic(format!("error has no method {m}"))),
+                _ => return Err(unsupported(format!("error has no method {m}"))),
             },
             Value::T => match m {
                 "Fatal" | "Fatalf" | "Error" | "Errorf" => {
@@ -1248,9 +1304,13 @@ impl<'a> I<'a> {
                     self.go.note(format!("t.{m}: {msg}"));
                 }
                 "Helper" | "Parallel" => {}
-                _ => return Err(Panic(format!("testing method {m} is outside the subset"))),
+                _ => {
+                    return Err(unsupported(format!(
+                        "testing method {m} is outside the subset"
+                    )));
+                }
             },
-            o => return Err(Panic(format!("{} has no method {m}", o.show()))),
+            o => return Err(unsupported(format!("{} has no method {m}", o.show()))),
         }
         Ok(Value::Nil)
     }
@@ -1304,7 +1364,7 @@ impl<'a> I<'a> {
     fn convert(&self, args: &[Expr], env: &Env) -> R<Value> {
         match args {
             [x] => self.eval(x, env),
-            _ => Err(Panic("a conversion takes exactly one argument".into())),
+            _ => Err(unsupported("a conversion takes exactly one argument")),
         }
     }
 
@@ -1316,7 +1376,7 @@ impl<'a> I<'a> {
             _ => return Ok(None),
         };
         if args.len() < least {
-            return Err(Panic(format!("not enough arguments in call to {n}")));
+            return Err(unsupported(format!("not enough arguments in call to {n}")));
         }
         let ev = |i: usize| self.eval(&args[i], env);
         Ok(Some(match n {
@@ -1325,7 +1385,7 @@ impl<'a> I<'a> {
                 Value::Str(s) => Value::Int(s.len() as i64),
                 Value::Map(m) => Value::Int(lock(&m).len() as i64),
                 Value::Nil => Value::Int(0),
-                o => return Err(Panic(format!("len of {}", o.show()))),
+                o => return Err(unsupported(format!("len of {}", o.show()))),
             },
             "append" => {
                 let base = ev(0)?;
@@ -1395,7 +1455,7 @@ impl<'a> I<'a> {
                         s.len = n.max(0) as usize;
                         Value::Slice(s)
                     }
-                    t => return Err(Panic(format!("cannot make {t:?}"))),
+                    t => return Err(unsupported(format!("cannot make {t:?}"))),
                 }
             }
             _ => return Ok(None),
@@ -1408,9 +1468,9 @@ impl<'a> I<'a> {
             E::Ident(n) => Type::Name(n.clone()),
             E::Sel(p, n) => match &p.kind {
                 E::Ident(p) => Type::Pkg(p.clone(), n.clone()),
-                _ => return Err(Panic("not a type".into())),
+                _ => return Err(unsupported("not a type")),
             },
-            _ => return Err(Panic("not a type".into())),
+            _ => return Err(unsupported("not a type")),
         })
     }
 
@@ -1445,14 +1505,12 @@ impl<'a> I<'a> {
                             SyncObj::Mutex(m) => Locker::from(m),
                             SyncObj::RwMutex(m) => Locker::from(m),
                             _ => {
-                                return Err(Panic(
-                                    "sync.NewCond needs a *Mutex or *RWMutex".into(),
-                                ));
+                                return Err(unsupported("sync.NewCond needs a *Mutex or *RWMutex"));
                             }
                         },
-                        _ => return Err(Panic("sync.NewCond needs a *Mutex or *RWMutex".into())),
+                        _ => return Err(unsupported("sync.NewCond needs a *Mutex or *RWMutex")),
                     },
-                    _ => return Err(Panic("sync.NewCond needs a *Mutex or *RWMutex".into())),
+                    _ => return Err(unsupported("sync.NewCond needs a *Mutex or *RWMutex")),
                 };
                 let l = match &arg(0) {
                     Value::Ptr(c) => lock(c).clone(),
@@ -1514,7 +1572,7 @@ impl<'a> I<'a> {
                 ])
             }
             _ => {
-                return Err(Panic(format!(
+                return Err(unsupported(format!(
                     "{pkg}.{name} is outside the subset stalemate interprets"
                 )));
             }
@@ -1686,11 +1744,11 @@ pub fn binary(op: &str, a: Value, b: Value) -> R<Value> {
                 "&^" => Int(x & !y),
                 "<<" => Int(x.wrapping_shl(y as u32)),
                 ">>" => Int(x.wrapping_shr(y as u32)),
-                _ => return Err(Panic(format!("operator {op} on integers"))),
+                _ => return Err(unsupported(format!("operator {op} on integers"))),
             }
         }
         _ => {
-            return Err(Panic(format!(
+            return Err(unsupported(format!(
                 "operator {op} on {} and {}",
                 a.show(),
                 b.show()

@@ -260,3 +260,138 @@ impl Key {
         }
     }
 }
+
+/// What a goroutine's variables hold, as one number: every value reachable from `env`
+/// (its scopes up to the globals), by content, and each shared thing (a pointer's cell,
+/// a map, a slice's array, a channel, a closure's scope) by identity as well. Equal
+/// numbers at two heads of a loop mean the round left the variables as they were
+/// (`World::poll`). Identities are addresses: compared within one execution only,
+/// never shown.
+pub fn env_print(env: &Env, extra: u64) -> u128 {
+    use std::hash::{Hash, Hasher};
+    let mut p = Printer {
+        h: std::hash::DefaultHasher::new(),
+        seen: std::collections::HashSet::new(),
+    };
+    p.env(env);
+    extra.hash(&mut p.h);
+    u128::from(p.h.finish())
+}
+
+struct Printer {
+    h: std::hash::DefaultHasher,
+    /// Shared things already printed (by address): cycles end, and sharing shows.
+    seen: std::collections::HashSet<usize>,
+}
+
+impl Printer {
+    fn put(&mut self, x: impl std::hash::Hash) {
+        x.hash(&mut self.h);
+    }
+
+    /// True the first time `addr` is met; its identity is printed either way.
+    fn first(&mut self, addr: usize) -> bool {
+        self.put(addr);
+        self.seen.insert(addr)
+    }
+
+    fn env(&mut self, env: &Env) {
+        let mut e = Some(env);
+        while let Some(s) = e {
+            // A scope by content only: a loop makes a new one each round.
+            if !self.seen.insert(Arc::as_ptr(&s.0) as usize) {
+                self.put(0xe0u8);
+                return;
+            }
+            let vars: Vec<Cell> = lock(&s.0.vars).iter().map(|(_, c)| c.clone()).collect();
+            self.put(vars.len());
+            for c in vars {
+                let v = lock(&c).clone();
+                self.value(&v);
+            }
+            e = s.0.parent.as_ref();
+        }
+    }
+
+    fn value(&mut self, v: &Value) {
+        self.put(std::mem::discriminant(v));
+        match v {
+            Value::Nil | Value::T => {}
+            Value::Int(i) => self.put(i),
+            Value::Bool(b) => self.put(b),
+            Value::Str(s) | Value::Error(s) => self.put(&**s),
+            Value::Struct(s) => {
+                self.put(&*s.ty);
+                for c in &s.fields {
+                    let v = lock(c).clone();
+                    self.value(&v);
+                }
+            }
+            Value::Ptr(c) => {
+                if self.first(Arc::as_ptr(c) as usize) {
+                    let v = lock(c).clone();
+                    self.value(&v);
+                }
+            }
+            Value::Slice(s) => {
+                self.put((s.off, s.len, s.cap));
+                if self.first(Arc::as_ptr(&s.arr) as usize) {
+                    let a: Vec<Value> = lock(&s.arr).clone();
+                    for x in &a {
+                        self.value(x);
+                    }
+                }
+            }
+            Value::Map(m) => {
+                if self.first(Arc::as_ptr(m) as usize) {
+                    let entries: Vec<(Key, Value)> = lock(m)
+                        .iter()
+                        .map(|(k, v)| (k.clone(), v.clone()))
+                        .collect();
+                    self.put(entries.len());
+                    for (k, v) in &entries {
+                        self.value(&k.value());
+                        self.value(v);
+                    }
+                }
+            }
+            // The world's own state covers what these hold.
+            Value::Chan(c) => self.put(Arc::as_ptr(c) as usize),
+            Value::Sync(s) => self.put(Arc::as_ptr(s) as usize),
+            Value::Timer(t) => self.put(Arc::as_ptr(t) as usize),
+            Value::Ctx(c) => {
+                if self.first(Arc::as_ptr(c) as usize) {
+                    let err = lock(&c.err).clone();
+                    self.value(&err.unwrap_or(Value::Nil));
+                    self.put(lock(&c.children).len());
+                }
+            }
+            Value::Func(f) => {
+                if self.first(Arc::as_ptr(f) as usize) {
+                    match &**f {
+                        Callable::Go(func, scope) => {
+                            self.put(Arc::as_ptr(func) as usize);
+                            if let Some(e) = scope {
+                                self.env(e);
+                            }
+                        }
+                        Callable::Method(func, recv) => {
+                            self.put(Arc::as_ptr(func) as usize);
+                            self.value(recv);
+                        }
+                        Callable::Lib(recv, name) => {
+                            self.value(recv);
+                            self.put(name);
+                        }
+                        Callable::Cancel(c) => self.put(Arc::as_ptr(c) as usize),
+                    }
+                }
+            }
+            Value::Tuple(vs) => {
+                for x in vs {
+                    self.value(x);
+                }
+            }
+        }
+    }
+}

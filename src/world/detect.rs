@@ -87,7 +87,7 @@ fn edges(st: &State, g: Gid) -> Vec<(Gid, String)> {
                 out.push((*r, format!("{} (running the Once's function)", st.name(*r))));
             }
         }
-        Wait::Group(_) | Wait::Sleep(_) => {}
+        Wait::Group(_) | Wait::Sleep(_) | Wait::Poll(_) => {}
         Wait::Cond(o) => {
             if let ObjKind::Cond { signallers, .. } = &st.objs[*o].kind {
                 for &p in signallers {
@@ -126,6 +126,9 @@ fn what(st: &State, w: &Wait) -> String {
         Wait::Once(o) => format!("Once {}", st.oname(*o)),
         Wait::Cond(o) => format!("Cond {}", st.oname(*o)),
         Wait::Sleep(d) => format!("the clock to reach {d:?}"),
+        Wait::Poll(site) => format!(
+            "a change to what it polls in the loop at {site} (its last round read the same and changed nothing)"
+        ),
         Wait::Chan(cases) if cases.is_empty() => "select {} (blocks forever)".to_string(),
         Wait::Chan(cases) => {
             let one = |(o, d): &(Oid, Dir)| {
@@ -262,7 +265,7 @@ fn graph(st: &State, stuck: &[Gid], cyc: &[Gid]) -> WaitGraph {
             Wait::Group(o) => vec![(*o, "WaitGroup.Wait")],
             Wait::Once(o) => vec![(*o, "Once.Do")],
             Wait::Cond(o) => vec![(*o, "Cond.Wait")],
-            Wait::Sleep(_) => Vec::new(),
+            Wait::Sleep(_) | Wait::Poll(_) => Vec::new(),
             Wait::Chan(cases) => cases
                 .iter()
                 .map(|(o, d)| (*o, if *d == Dir::Send { "send" } else { "receive" }))
@@ -314,7 +317,32 @@ pub(super) fn analyze(st: &State) -> Violation {
         return v;
     }
     let main_blocked = st.gors[0].status == Status::Blocked;
-    let mut v = if main_blocked {
+    let polls: Vec<&str> = stuck
+        .iter()
+        .filter(|&&g| matches!(st.gors[g].wait, Some(Wait::Poll(_))))
+        .map(|&g| st.name(g))
+        .collect();
+    let mut v = if main_blocked && !polls.is_empty() {
+        // Go would run the polling goroutines forever: no runtime error, a hang.
+        Violation::new(
+            Property::Livelock,
+            format!(
+                "{} {} forever: what {} can no longer change, as every other goroutine is blocked{}",
+                polls.join(", "),
+                if polls.len() == 1 { "polls" } else { "poll" },
+                if polls.len() == 1 {
+                    "it reads"
+                } else {
+                    "they read"
+                },
+                if st.gors.iter().any(|g| g.status == Status::Done) {
+                    " or done"
+                } else {
+                    ""
+                }
+            ),
+        )
+    } else if main_blocked {
         Violation::new(
             Property::Deadlock,
             "all goroutines are asleep, main among them, with no cycle (Go: fatal error: all goroutines are asleep - deadlock!)".into(),

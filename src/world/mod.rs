@@ -203,10 +203,10 @@ impl World {
     }
 
     /// `flush`, returning what `read` reads of the state under the same lock.
-    fn flush_reading<T>(&self, read: impl FnOnce(&State) -> T) -> T {
+    fn flush_reading<T>(&self, read: impl FnOnce(&mut State) -> T) -> T {
         let (seen, mut wake) = {
             let mut st = self.lock();
-            let seen = read(&st);
+            let seen = read(&mut st);
             if st.to_unpark.is_empty() {
                 return seen;
             }
@@ -253,9 +253,21 @@ impl World {
     pub(crate) fn op<R>(
         &self,
         objs: &[&Obj],
-        mut attempt: impl FnMut(&mut State, Gid) -> Attempt<R>,
+        attempt: impl FnMut(&mut State, Gid) -> Attempt<R>,
     ) -> R {
         let me = self.me();
+        self.step(me, true, objs, attempt)
+    }
+
+    /// `op`; `moves`: reaching it is a move (see `State::moves`), as every operation
+    /// but a poll's own wait is.
+    fn step<R>(
+        &self,
+        me: Gid,
+        mut moves: bool,
+        objs: &[&Obj],
+        mut attempt: impl FnMut(&mut State, Gid) -> Attempt<R>,
+    ) -> R {
         let mut woken = false;
         loop {
             // A goroutine completed by a hand-off (a value received, a read lock granted, a
@@ -263,7 +275,14 @@ impl World {
             // changed the shared state touched the object then, and made this one's
             // happens-before update (`State::hand_off`). Its step reads and writes only its
             // own fields, so it touches no object.
-            let handed = self.flush_reading(|st| st.gors[me].handed());
+            let handed = self.flush_reading(|st| {
+                // What the goroutine wrote since its last operation may be what a poll
+                // waits for: the move wakes it, before this step's scheduling point.
+                if std::mem::take(&mut moves) {
+                    st.moved(me);
+                }
+                st.gors[me].handed()
+            });
             // Under shuttle a touch is only a scheduling point, and a woken goroutine's
             // retry has just had one: the switch that ran it. loom needs the access.
             let switched = woken && self.kind == Kind::Shuttle;
@@ -333,6 +352,58 @@ impl World {
                 }
             }
         }
+    }
+
+    /// The head of a polling loop (a kernel's `for`, a model's `Go::spin`), at `site`
+    /// (`fresh`: the loop's first round starts here).
+    ///
+    /// Go's scheduler is fair: a goroutine spinning in a loop never keeps the others
+    /// from running. So a round that saw nothing new and changed nothing (no other
+    /// goroutine moved since the last head, the world's shape is what it was, and so
+    /// are the goroutine's own variables, `local`) would repeat exactly until another
+    /// goroutine moves; the goroutine waits for that instead (`Wait::Poll`). Every
+    /// engine then gives the others their turn, and a loop that nothing can ever end is
+    /// a `livelock` (or a `leak`, once main has returned), not a step bound.
+    pub(crate) fn poll(
+        &self,
+        site: u64,
+        fresh: bool,
+        local: impl FnOnce() -> u128,
+        name: impl FnOnce() -> String,
+    ) {
+        let me = self.me();
+        let idle = {
+            let mut st = self.lock();
+            if st.aborted {
+                return;
+            }
+            let others = st.moves - st.gors[me].moves;
+            let shape = st.shape();
+            let prev = st.gors[me].poll.filter(|p| !fresh && p.site == site);
+            // The goroutine's variables are looked at only when nothing else differs.
+            let same = prev.filter(|p| p.others == others && p.shape == shape);
+            let local = same.map(|_| local());
+            st.gors[me].poll = Some(PollMark {
+                site,
+                others,
+                shape,
+                local,
+            });
+            same.is_some_and(|p| p.local.is_some() && p.local == local)
+        };
+        if !idle {
+            return;
+        }
+        let site = name();
+        let mut waited = false;
+        self.step(me, false, &[], |st, _| {
+            if std::mem::replace(&mut waited, true) {
+                return Attempt::Done((), say!(st, "polls again in the loop at {site}: another goroutine moved"));
+            }
+            st.polling += 1;
+            let text = say!(st, "polls in the loop at {site}: nothing changed in its last round, waits for another goroutine to move");
+            Attempt::Block(Wait::Poll(site.clone()), text)
+        });
     }
 
     /// Model code touching `Data` between two steps: no step and no scheduling point.
@@ -422,6 +493,20 @@ impl World {
             Property::Model(property.to_string()),
             message,
         ));
+    }
+
+    /// Fails the execution as a crash of the model (not a finding).
+    pub(crate) fn crash(&self, message: String) -> ! {
+        let me = self.me();
+        let mut st = self.lock();
+        let text = say!(st, "crashes: {message}");
+        st.record(me, text);
+        let v = Violation::new(
+            Property::Crash,
+            format!("goroutine {} crashed: {message}", st.gors[me].name),
+        );
+        drop(st);
+        self.fail_with(v);
     }
 
     /// Fails the execution with a violation found by the step just recorded.
@@ -588,6 +673,7 @@ impl World {
     fn finish(&self, me: Gid, clean: bool) {
         let clean = clean && self.await_turn(me);
         let mut st = self.lock();
+        st.moved(me);
         if clean && !st.aborted {
             let text = say!(st, "returns");
             st.record(me, text);
@@ -621,6 +707,7 @@ impl World {
         let clean = self.guard(0, f);
         let clean = clean && self.await_turn(0);
         let mut st = self.lock();
+        st.moved(0);
         if clean && !st.aborted {
             let text = say!(st, "returns; waits for the other goroutines");
             st.record(0, text);

@@ -62,6 +62,21 @@ impl State {
         if self.unchecked {
             return None;
         }
+        Some(self.print(true))
+    }
+
+    /// What a polling goroutine's next round depends on in the world, as far as it can
+    /// change only by its own steps (`World::poll`): the fingerprint without histories,
+    /// value tags, clocks or the race detector (which its repeated reads and lock pairs
+    /// change without changing what it can see), with a count of the values ever put
+    /// in a channel or a variable instead of their tags.
+    pub(crate) fn shape(&self) -> u128 {
+        let mut p = Print(self.print(false));
+        p.put(self.puts);
+        p.0
+    }
+
+    fn print(&self, full: bool) -> u128 {
         let mut p = Print(0);
         for g in &self.gors {
             p.put(match g.status {
@@ -71,7 +86,9 @@ impl State {
                 Status::Joining => 4,
                 Status::Done => 5,
             });
-            p.put(g.hist);
+            if full {
+                p.put(g.hist);
+            }
             match &g.wait {
                 None => p.put(0u64),
                 Some(w) => self.wait(&mut p, w),
@@ -80,14 +97,19 @@ impl State {
                 None => p.put(0u64),
                 Some((case, v)) => {
                     p.put(*case as u64 + 1);
-                    p.put(v.as_ref().map_or(0, |v| mix(v.tag, 1)));
+                    p.put(
+                        v.as_ref()
+                            .map_or(0, |v| if full { mix(v.tag, 1) } else { 1 }),
+                    );
                 }
             }
             p.put(u64::from(g.granted));
             p.opt(g.fault.map(|f| f as usize));
             for (case, v) in &g.offers {
                 p.put(*case as u64);
-                p.put(v.tag);
+                if full {
+                    p.put(v.tag);
+                }
             }
             p.put(g.offers.len() as u64);
         }
@@ -107,8 +129,10 @@ impl State {
                 ObjKind::Chan(c) => {
                     p.put(u64::from(c.nil) | u64::from(c.closed) << 1);
                     p.put(c.cap as u64);
-                    for v in &c.buf {
-                        p.put(v.tag);
+                    if full {
+                        for v in &c.buf {
+                            p.put(v.tag);
+                        }
                     }
                     p.put(c.buf.len() as u64);
                     p.list(c.recvq.iter().flat_map(|&(g, k)| [g, k]));
@@ -133,6 +157,9 @@ impl State {
                     p.list(signallers.iter().copied());
                 }
                 ObjKind::Var(v) => {
+                    if !full {
+                        continue;
+                    }
                     p.put(v.tag);
                     if self.check_races {
                         p.put(u64::from(v.last_write.is_some()));
@@ -156,7 +183,7 @@ impl State {
             p.put(o as u64);
         }
         p.put(self.timers.len() as u64);
-        Some(p.0)
+        p.0
     }
 
     fn wait(&self, p: &mut Print, w: &Wait) {
@@ -168,6 +195,12 @@ impl State {
             Wait::Once(o) => p.put(mix(5, *o as u128)),
             Wait::Cond(o) => p.put(mix(6, *o as u128)),
             Wait::Sleep(d) => p.put(mix(7, d.as_nanos())),
+            Wait::Poll(site) => {
+                p.put(9u64);
+                for b in site.bytes() {
+                    p.put(u64::from(b));
+                }
+            }
             Wait::Chan(cases) => {
                 p.put(8u64);
                 p.list(cases.iter().flat_map(|&(o, d)| [o, d as usize]));

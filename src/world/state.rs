@@ -126,6 +126,9 @@ pub(crate) enum Wait {
     Cond(Oid),
     /// `time.Sleep` in virtual time: until the clock reaches this.
     Sleep(std::time::Duration),
+    /// A polling loop that went round without changing or seeing anything new (see
+    /// `World::poll`): until another goroutine moves. The text names the loop.
+    Poll(String),
 }
 
 impl Wait {
@@ -137,7 +140,7 @@ impl Wait {
             | Wait::Group(o)
             | Wait::Once(o)
             | Wait::Cond(o) => vec![*o],
-            Wait::Sleep(_) => Vec::new(),
+            Wait::Sleep(_) | Wait::Poll(_) => Vec::new(),
             Wait::Chan(cases) => cases.iter().map(|c| c.0).collect(),
         }
     }
@@ -252,6 +255,25 @@ pub(crate) struct Gor {
     /// completed operation's result, each model datum read, each object it made. Its
     /// code is deterministic, so this stands for its whole local state.
     pub hist: u128,
+    /// Its own moves (`State::moves`).
+    pub moves: u64,
+    /// Where its last polling-loop head was, and what it saw there (`World::poll`).
+    pub poll: Option<PollMark>,
+}
+
+/// What a goroutine saw at a polling loop's head: if it sees the same at the next
+/// round, nothing it did or read changed, and nothing will until another goroutine
+/// moves.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct PollMark {
+    /// Which loop.
+    pub site: u64,
+    /// Other goroutines' moves so far.
+    pub others: u64,
+    /// The world's shape (`State::shape`).
+    pub shape: u128,
+    /// The goroutine's own variables, if they were looked at.
+    pub local: Option<u128>,
 }
 
 impl Gor {
@@ -269,6 +291,8 @@ impl Gor {
             offers: Vec::new(),
             vc,
             hist,
+            moves: 0,
+            poll: None,
         }
     }
 
@@ -349,6 +373,13 @@ pub(crate) struct State {
     pub unchecked: bool,
     /// Histories and value tags are kept (`World::prints`).
     pub prints: bool,
+    /// Moves of every goroutine so far: a move is reaching an operation (the point
+    /// where the goroutine's plain writes since its last one become visible) or the end.
+    pub moves: u64,
+    /// Values that ever entered a channel or a variable: a poll's own writes.
+    pub puts: u64,
+    /// Goroutines blocked in a poll (`Wait::Poll`).
+    pub polling: usize,
 }
 
 impl State {
@@ -379,6 +410,23 @@ impl State {
             observed: 0,
             unchecked: false,
             prints: false,
+            moves: 0,
+            puts: 0,
+            polling: 0,
+        }
+    }
+
+    /// Goroutine `me` moves (see `moves`): every poll blocked on its moving wakes.
+    pub(crate) fn moved(&mut self, me: Gid) {
+        self.moves += 1;
+        self.gors[me].moves += 1;
+        if self.polling == 0 {
+            return;
+        }
+        for g in 0..self.gors.len() {
+            if g != me && matches!(self.gors[g].wait, Some(Wait::Poll(_))) {
+                self.wake(g);
+            }
         }
     }
 
@@ -559,6 +607,9 @@ impl State {
             return;
         }
         if let Some(w) = self.gors[g].wait.take() {
+            if matches!(w, Wait::Poll(_)) {
+                self.polling -= 1;
+            }
             for o in w.objects() {
                 let obj = &mut self.objs[o];
                 obj.waiters.retain(|&x| x != g);
@@ -692,6 +743,15 @@ impl State {
             for (_, o) in due {
                 woke |= self.fire_timer(o);
             }
+            // A timer firing is a move that a poll may be waiting for.
+            if self.polling > 0 {
+                for g in 0..self.gors.len() {
+                    if matches!(self.gors[g].wait, Some(Wait::Poll(_))) {
+                        self.wake(g);
+                        woke = true;
+                    }
+                }
+            }
             for g in 0..self.gors.len() {
                 if sleeping(&self.gors[g]) == Some(next) {
                     self.gors[g].granted = true;
@@ -723,6 +783,7 @@ impl State {
         }
         if c.buf.len() < c.cap {
             c.buf.push_back(tick());
+            self.puts += 1;
         }
         false
     }

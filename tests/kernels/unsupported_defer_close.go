@@ -1,0 +1,9 @@
+package main
+
+func main() {
+	ch := make(chan int)
+	go func() {
+		defer close(ch)
+	}()
+	<-ch
+}

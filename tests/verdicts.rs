@@ -1,0 +1,310 @@
+//! Verdicts you can trust: a proof only from an exhaustive engine that finished at least
+//! one execution and its whole tree; an engine error or an empty search is never a pass;
+//! a correct polling loop is proven and a broken one is a `livelock`; a construct
+//! outside the subset is refused before running, never reported as a finding.
+
+use stalemate::explore::Engine;
+use stalemate::runner::{EngineRun, Verdict};
+use stalemate::{Explored, Stop};
+use std::time::Duration;
+mod common;
+
+use common::{stalemate, text};
+
+/// The line `stalemate run` prints for an engine's run (`cli::print_engine`).
+fn run_line(r: &EngineRun) -> String {
+    format!(
+        "{} -> {} ({})",
+        r.engine.describe(),
+        r.found_key(),
+        r.coverage()
+    )
+}
+
+fn engine_run(engine: Engine, executions: u64, stop: Stop, error: Option<&str>) -> EngineRun {
+    let explored = Explored {
+        executions,
+        stop,
+        states: None,
+    };
+    let verdict = match (error, executions) {
+        (Some(_), _) => Verdict::Crash,
+        (None, 0) => Verdict::Incomplete,
+        _ => Verdict::Ok,
+    };
+    EngineRun {
+        engine,
+        explored,
+        found: None,
+        error: error.map(str::to_string),
+        elapsed: Duration::ZERO,
+        verdict,
+        shared: Vec::new(),
+        regrouped: Vec::new(),
+    }
+}
+
+/// No run line of any engine claims a proof, or coverage at all, when the engine
+/// failed or completed no execution; and only an unbounded exhaustive engine that
+/// finished claims one.
+#[test]
+fn no_line_claims_a_proof_from_an_error_or_an_empty_search() {
+    let engines = [
+        Engine::Loom {
+            preemption_bound: None,
+            max_branches: 10,
+        },
+        Engine::Loom {
+            preemption_bound: Some(2),
+            max_branches: 10,
+        },
+        Engine::Random { seed: 1 },
+        Engine::Pct { seed: 1, depth: 3 },
+        Engine::Dfs,
+        Engine::Stateful,
+    ];
+    let stops = [Stop::Exhausted, Stop::Iterations, Stop::Time];
+    let mut proofs = 0;
+    for e in &engines {
+        for stop in &stops {
+            for executions in [0, 1, 7] {
+                for error in [None, Some("Model exceeded maximum number of branches")] {
+                    let r = engine_run(e.clone(), executions, stop.clone(), error);
+                    let line = run_line(&r);
+                    let claims = line.contains("proven") || line.contains("every interleaving");
+                    let void = error.is_some() || executions == 0;
+                    assert!(!(claims && void), "{line}");
+                    assert!(
+                        !(line.contains("proven")
+                            && (line.contains("error")
+                                || line.contains("crash")
+                                || line.contains("0 executions"))),
+                        "{line}"
+                    );
+                    if void {
+                        assert!(
+                            line.contains(" -> error (") || line.contains(" -> incomplete ("),
+                            "{line}"
+                        );
+                        assert!(!r.proven(), "{line}");
+                    }
+                    if r.proven() {
+                        proofs += 1;
+                        assert!(line.contains("(proven for these parameters)"), "{line}");
+                    }
+                }
+            }
+        }
+    }
+    // Unbounded loom and the stateful search, exhausted, with 1 and with 7 executions.
+    assert_eq!(proofs, 4);
+}
+
+#[test]
+fn an_engine_error_is_an_error_with_no_coverage_and_exit_4() {
+    // A loop of ten lock pairs has more than five branches: loom gives up.
+    let dir = std::env::temp_dir().join(format!("stalemate-verdicts-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let kernel = std::fs::canonicalize("tests/kernels/sync_literals.go").unwrap();
+    let file = dir.join("branches.toml");
+    std::fs::write(
+        &file,
+        format!(
+            "go = {:?}\nexpect = \"pass\"\n[[engine]]\nkind = \"loom\"\nmax_branches = 5\n",
+            kernel.display().to_string()
+        ),
+    )
+    .unwrap();
+    let o = stalemate(&["run", file.to_str().unwrap()]);
+    let out = text(&o);
+    assert_eq!(o.status.code(), Some(4), "{out}");
+    let line = out
+        .lines()
+        .find(|l| l.contains("engine 1:"))
+        .unwrap_or_default();
+    assert_eq!(
+        line,
+        "   engine 1: loom (preemption bound none, max branches 5) -> error (the engine failed: no coverage is claimed)"
+    );
+    assert!(out.contains("   error: loom stopped: Model exceeded maximum number of branches"));
+    assert!(!out.contains("proven for"), "{out}");
+    assert!(!out.contains("every interleaving"), "{out}");
+}
+
+#[test]
+fn a_search_that_completed_nothing_is_incomplete_not_a_pass() {
+    let cfg = stalemate::check::Config {
+        engine: Engine::Dfs,
+        time_limit: Duration::ZERO,
+        ..Default::default()
+    };
+    let r = std::panic::catch_unwind(|| {
+        stalemate::check::check(cfg, |go| {
+            let mu = go.mutex("mu");
+            mu.lock();
+            mu.unlock();
+        })
+    });
+    let msg = r.expect_err("nothing explored is no pass");
+    let msg = msg.downcast_ref::<String>().cloned().unwrap_or_default();
+    assert_eq!(
+        msg,
+        "stalemate: shuttle-dfs: 0 executions completed before the time limit: nothing was checked"
+    );
+}
+
+/// Two channels of one name selected together: loom's groups settle at once (they
+/// used to grow forever, 100,000 restarts and no execution).
+#[test]
+fn restarts_end_for_objects_made_in_a_loop() {
+    let o = stalemate(&["check", "tests/kernels/fresh_channels.go"]);
+    let out = text(&o);
+    assert_eq!(o.status.code(), Some(0), "{out}");
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(
+        lines[2],
+        "   engine 1: loom (preemption bound none, max branches 10000) -> pass (1 executions: every interleaving (proven for these parameters))"
+    );
+    assert_eq!(
+        lines[3],
+        "   one loom point for every object named ch (selected together)"
+    );
+    assert!(!out.contains("started again"), "{out}");
+}
+
+#[test]
+fn a_correct_polling_loop_is_proven() {
+    let o = stalemate(&["check", "tests/kernels/poll_ok.go"]);
+    let out = text(&o);
+    assert_eq!(o.status.code(), Some(0), "{out}");
+    let loom = out.lines().nth(2).unwrap_or_default();
+    assert!(
+        loom.starts_with("   engine 1: loom (preemption bound none, max branches 10000) -> pass (")
+            && loom.ends_with(" executions: every interleaving (proven for these parameters))"),
+        "{out}"
+    );
+    let pct = out.lines().nth(3).unwrap_or_default();
+    assert_eq!(
+        pct,
+        "   engine 2: shuttle-pct (seed 1, depth 3) -> pass (1000 executions (the iteration budget))"
+    );
+}
+
+#[test]
+fn a_polling_loop_nothing_can_end_is_a_livelock_naming_the_loop() {
+    let o = stalemate(&["check", "tests/kernels/poll_stuck.go"]);
+    let out = text(&o);
+    assert_eq!(o.status.code(), Some(1), "{out}");
+    for engine in [
+        "loom (preemption bound none, max branches 10000)",
+        "shuttle-pct (seed 1, depth 3)",
+    ] {
+        assert!(
+            out.contains(&format!("{engine} -> livelock (")),
+            "{engine}: {out}"
+        );
+    }
+    let report = out
+        .split("stalemate: livelock found")
+        .nth(1)
+        .expect("a livelock report");
+    assert!(report.contains(
+        "property   livelock: a goroutine polls forever: what it reads can no longer change\n           main polls forever: what it reads can no longer change, as every other goroutine is blocked"
+    ), "{report}");
+    assert!(report.contains(
+        "  main in main at poll_stuck.go:20 waits for a change to what it polls in the loop at poll_stuck.go:16 (its last round read the same and changed nothing)"
+    ), "{report}");
+    assert!(report.contains("polls in the loop at poll_stuck.go:16: nothing changed in its last round, waits for another goroutine to move"), "{report}");
+}
+
+/// A model's polling loop, with `Go::spin`: proven when the flag is set, a livelock
+/// when the setter is stuck.
+#[test]
+fn spin_makes_a_models_polling_loop_fair() {
+    let poll = |stuck: bool| {
+        move |go: &stalemate::go::Go| {
+            let (mu, flag) = (go.mutex("mu"), go.var("done", false));
+            let never = go.chan::<()>("never", 0);
+            let (mu2, flag2) = (mu.clone(), flag.clone());
+            go.go("worker", move |_| {
+                if stuck {
+                    never.recv();
+                }
+                mu2.lock();
+                flag2.set(true);
+                mu2.unlock();
+            });
+            loop {
+                go.spin(&());
+                mu.lock();
+                let done = flag.get();
+                mu.unlock();
+                if done {
+                    break;
+                }
+            }
+        }
+    };
+    let explored = stalemate::check::check(Default::default(), poll(false));
+    assert_eq!(explored.stop, Stop::Exhausted);
+    assert!(explored.executions > 0);
+    let r = std::panic::catch_unwind(|| stalemate::check::check(Default::default(), poll(true)));
+    let report = r.expect_err("a livelock");
+    let report = report.downcast_ref::<String>().cloned().unwrap_or_default();
+    assert!(report.starts_with("stalemate: livelock found"), "{report}");
+    assert!(report.contains("main polls forever"), "{report}");
+}
+
+#[test]
+fn constructs_outside_the_subset_are_refused_before_running() {
+    for (kernel, at, what) in [
+        (
+            "unsupported_rlocker.go",
+            "unsupported_rlocker.go:7:7:",
+            "RLocker is neither a field or method this kernel declares nor a library method stalemate interprets",
+        ),
+        (
+            "unsupported_defer_close.go",
+            "unsupported_defer_close.go:6:9:",
+            "defer close(...): a builtin as the call of defer is outside the subset stalemate interprets",
+        ),
+        (
+            "unsupported_reset.go",
+            "unsupported_reset.go:7:2:",
+            "Reset is neither a field or method this kernel declares nor a library method stalemate interprets",
+        ),
+    ] {
+        let path = format!("tests/kernels/{kernel}");
+        let o = stalemate(&["check", &path]);
+        let out = text(&o);
+        assert_eq!(o.status.code(), Some(2), "{out}");
+        let first = out.lines().next().unwrap_or_default();
+        assert_eq!(first, format!("error: tests/kernels/{at} {what}"), "{out}");
+        assert!(!out.contains("engine 1"), "nothing runs: {out}");
+    }
+}
+
+/// What the checker cannot see (B has no field f, but A has one) is the model's crash
+/// at run time, exit 4: never a `panic` finding.
+#[test]
+fn what_the_interpreter_cannot_do_at_run_time_is_a_crash_not_a_finding() {
+    let o = stalemate(&["check", "tests/kernels/wrong_field.go"]);
+    let out = text(&o);
+    assert_eq!(o.status.code(), Some(4), "{out}");
+    assert!(out.contains(
+        "   engine 1: loom (preemption bound none, max branches 10000) -> crash (1 executions, stopped at the violation)"
+    ), "{out}");
+    assert!(out.contains("goroutine main crashed: outside the subset stalemate interprets: B has no field or method f (wrong_field.go:11)"), "{out}");
+    assert!(!out.contains("violation:panic"), "{out}");
+}
+
+#[test]
+fn sync_values_as_literals_with_new_and_by_pointer_behave_as_go() {
+    let o = stalemate(&["check", "tests/kernels/sync_literals.go"]);
+    let out = text(&o);
+    assert_eq!(o.status.code(), Some(0), "{out}");
+    assert!(
+        out.contains("every interleaving (proven for these parameters)"),
+        "{out}"
+    );
+}
