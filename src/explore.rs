@@ -30,6 +30,9 @@ pub enum Engine {
     /// `Dfs` that stops wherever it meets a state it has explored (`engine::stateful`):
     /// exhaustive, as a proof needs, over states instead of schedules.
     Stateful,
+    /// stalemate's own optimal DPOR (`engine::dpor`): exhaustive, one execution per
+    /// class of equivalent interleavings.
+    Dpor,
     /// turmoil simulations of a model's network side, one per seed
     /// (`engine::turmoil_engine`); see [`explore_net`].
     Turmoil(net::Settings),
@@ -44,6 +47,7 @@ impl Engine {
             Engine::Pct { .. } => "shuttle-pct",
             Engine::Dfs => "shuttle-dfs",
             Engine::Stateful => "shuttle-stateful",
+            Engine::Dpor => "dpor",
             Engine::Turmoil(_) => "turmoil",
         }
     }
@@ -62,6 +66,7 @@ impl Engine {
             Engine::Pct { seed, depth } => format!("shuttle-pct (seed {seed}, depth {depth})"),
             Engine::Dfs => "shuttle-dfs".to_string(),
             Engine::Stateful => "shuttle-stateful (visited states)".to_string(),
+            Engine::Dpor => "dpor (optimal DPOR)".to_string(),
             Engine::Turmoil(s) => s.describe(),
         }
     }
@@ -74,6 +79,7 @@ impl Engine {
                 preemption_bound: None,
                 ..
             } | Engine::Stateful
+                | Engine::Dpor
         )
     }
 }
@@ -367,6 +373,7 @@ fn run_engine(engine: &Engine, budget: &Budget, body: engine::Body) -> Result<Ex
         ),
         Engine::Dfs => shuttle(&Strategy::Dfs, budget, body),
         Engine::Stateful => shuttle(&Strategy::Stateful, budget, body),
+        Engine::Dpor => shuttle(&Strategy::Dpor { shard: None }, budget, body),
         Engine::Turmoil(_) => Err(TURMOIL_THREADS.into()),
     }
 }

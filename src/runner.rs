@@ -132,6 +132,9 @@ impl EngineRun {
             (Stop::Iterations, Engine::Turmoil(_)) => {
                 format!("{runs} seeds, each simulated until its clients finished")
             }
+            (Stop::Exhausted, Engine::Dpor) => {
+                format!("{n}: every interleaving (proven for these parameters)")
+            }
             (Stop::Exhausted, Engine::Stateful) => {
                 format!("{n}: every reachable state (proven for these parameters)")
             }

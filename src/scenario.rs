@@ -256,7 +256,8 @@ struct RawEngine {
     faults: Option<Spanned<String>>,
 }
 
-pub const ENGINE_KINDS: [&str; 6] = [
+pub const ENGINE_KINDS: [&str; 7] = [
+    "dpor",
     "loom",
     "shuttle-random",
     "shuttle-pct",
@@ -805,6 +806,13 @@ fn parse_engine(
                 preemption_bound,
                 max_branches,
             }
+        }
+        "dpor" => {
+            not_for(&e.seed, "seed")?;
+            not_for(&e.depth, "depth")?;
+            not_for(&e.preemption_bound, "preemption_bound")?;
+            not_for(&e.max_branches, "max_branches")?;
+            Engine::Dpor
         }
         "shuttle-random" | "shuttle-pct" | "shuttle-dfs" | "shuttle-stateful" => {
             not_for(&e.preemption_bound, "preemption_bound")?;

@@ -1,7 +1,8 @@
 //! The differential test that gates every reduction: proptest generates small Go
 //! programs (every primitive: mutexes, RWMutexes, channels of capacity 0 and 1, nil
 //! channels, close, selects with and without default, selects with several cases ready
-//! (each engine explores every choice), `select {}`, selects behind a branch, WaitGroups, Once, sync.Cond, a timer, sleeps, plain variables, model data; time mode
+//! (each engine explores every choice), `select {}`, selects behind a branch, WaitGroups, Once, sync.Cond, a timer, sleeps, plain variables, model data, polling
+//! loops on a variable under a lock and on a channel; time mode
 //! `any` or `virtual`), and loom with no bound (stalemate's proof engine, with every reduction it
 //! uses) must reach exactly what exhaustive shuttle-dfs (no reduction) reaches: the same
 //! verdict, the same violation kinds, the same outcomes of clean executions. For a
@@ -17,6 +18,7 @@ use proptest::test_runner::{Config, RngSeed, TestRunner};
 use stalemate::TimeMode;
 use stalemate::explore::{Bounds, Census, Engine, ModelFn, census, explore};
 use stalemate::go::{Chan, Cond, Data, Go, Mutex, Once, RwMutex, TryRecv, Var, WaitGroup};
+use std::collections::BTreeSet;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 use std::time::Duration;
@@ -58,6 +60,11 @@ enum Op {
     Forever,
     /// `time.Sleep(d)`, d in milliseconds.
     Sleep(u8),
+    /// `for { m0.Lock(); v := x; m0.Unlock(); if v != 0 { break } }`: a polling loop
+    /// (`Go::spin` at its head), which waits for another goroutine to move.
+    Poll(u8),
+    /// `for { select { case <-c: break loop; default: } }`.
+    PollChan(u8),
 }
 
 #[derive(Clone, Debug)]
@@ -95,6 +102,8 @@ fn leaf() -> impl Strategy<Value = Op> {
         2 => prop_oneof![Just(Op::CondWait), Just(Op::Signal), Just(Op::Broadcast)],
         1 => Just(Op::Forever),
         1 => prop_oneof![Just(10u8), Just(30u8)].prop_map(Op::Sleep),
+        1 => (0u8..2).prop_map(Op::Poll),
+        1 => (0u8..2).prop_map(Op::PollChan),
     ]
 }
 
@@ -265,7 +274,37 @@ fn exec(go: &Go, env: &Env, who: u8, ops: &[Op]) {
                 go.select().wait();
             }
             Op::Sleep(ms) => go.sleep(Duration::from_millis(*ms as u64)),
+            Op::Poll(x) => loop {
+                go.spin(&());
+                env.mutexes[0].lock();
+                let seen = env.vars[*x as usize].get();
+                env.mutexes[0].unlock();
+                if seen != 0 {
+                    go.note(format!("x{x} became {seen}"));
+                    break;
+                }
+            },
+            Op::PollChan(c) => loop {
+                go.spin(&());
+                let got = match env.timer(*c) {
+                    Some(t) => ready(t.try_recv()).map(|v| v.map(|()| 0)),
+                    None => ready(env.chan(*c).try_recv()),
+                };
+                if let Some(got) = got {
+                    go.note(format!("polled {got:?}"));
+                    break;
+                }
+            },
         }
+    }
+}
+
+/// A non-blocking receive that found something: a value, or the channel closed.
+fn ready<T>(r: TryRecv<T>) -> Option<Option<T>> {
+    match r {
+        TryRecv::Value(v) => Some(Some(v)),
+        TryRecv::Closed => Some(None),
+        TryRecv::Empty => None,
     }
 }
 
@@ -371,6 +410,98 @@ fn stateful_agrees(p: &Program, dfs: &Census) -> Result<(), String> {
     Ok(())
 }
 
+/// stalemate's own DPOR reaches exactly what DFS reaches on `p` (for a racy program:
+/// a race, and nothing DFS does not reach), and its shipping exploration gives DFS's
+/// verdict.
+fn dpor_agrees(p: &Program, dfs: &Census) -> Result<(), String> {
+    let d = census(&Engine::Dpor, &bounds(p), model(p)).expect("dpor ran");
+    if d.explored.stop != stalemate::Stop::Exhausted {
+        return Err(format!(
+            "dpor did not finish where dfs did ({} executions, {:?})",
+            d.explored.executions, d.explored.stop
+        ));
+    }
+    let first = explore(&Engine::Dpor, &bounds(p), model(p), None).expect("dpor ran");
+    match (&first.finding, first.explored.stop) {
+        (Some(f), _) if !dfs.violations.contains(&f.violation().property.key()) => {
+            return Err(format!(
+                "dpor found {}, which dfs never reaches ({:?})",
+                f.violation().property.key(),
+                dfs.violations
+            ));
+        }
+        (None, stalemate::Stop::Exhausted) if !dfs.violations.is_empty() => {
+            return Err(format!(
+                "dpor passed in {} executions; dfs reaches {:?}",
+                first.explored.executions, dfs.violations
+            ));
+        }
+        _ => {}
+    }
+    if dfs.violations.contains("data-race") {
+        if !d.violations.contains("data-race")
+            || !d.violations.is_subset(&dfs.violations)
+            || !d.outcomes.is_subset(&dfs.outcomes)
+        {
+            return Err(format!(
+                "racy program: dfs {:?}, dpor {:?}",
+                dfs.violations, d.violations
+            ));
+        }
+        return Ok(());
+    }
+    if dfs.violations != d.violations {
+        return Err(format!(
+            "violations differ: dfs {:?}, dpor {:?}",
+            dfs.violations, d.violations
+        ));
+    }
+    let (dfs_o, dpor_o) = (unwaited(&dfs.outcomes), unwaited(&d.outcomes));
+    if dfs_o != dpor_o {
+        let only_dfs: Vec<_> = dfs_o.difference(&dpor_o).collect();
+        let only_dpor: Vec<_> = dpor_o.difference(&dfs_o).collect();
+        return Err(format!(
+            "outcomes differ: only dfs {only_dfs:#?}, only dpor {only_dpor:#?}"
+        ));
+    }
+    Ok(())
+}
+
+/// Outcomes as a goroutine can tell them apart: without the steps of an attempt that
+/// waited for a mutex or a WaitGroup (`lock m0: held by g1, waits`, `wait wg: counter
+/// 2, waits`), with a released Wait as any Wait, and without the counter a `Done`
+/// left (Go's `Done` returns nothing; reports print it). dpor keeps a lock attempt back
+/// until the mutex is free (`Pending::Lock`) and lets Dones above zero commute
+/// (`Pending::Done`), so it never takes some of those steps in some orders.
+fn unwaited(outcomes: &BTreeSet<String>) -> BTreeSet<String> {
+    outcomes
+        .iter()
+        .map(|o| {
+            o.lines()
+                .map(|l| {
+                    let (who, steps) = l.split_once(": ").unwrap_or((l, ""));
+                    let kept: Vec<String> = steps
+                        .split(" / ")
+                        .filter(|s| {
+                            !(s.ends_with(", waits")
+                                && (s.starts_with("lock ") || s.starts_with("wait ")))
+                        })
+                        .map(|s| {
+                            let s = s.replace(" (released at zero)", "");
+                            match s.find(" (counter ") {
+                                Some(i) if s.starts_with("done ") => s[..i].to_string(),
+                                _ => s,
+                            }
+                        })
+                        .collect();
+                    format!("{who}: {}", kept.join(" / "))
+                })
+                .collect::<Vec<_>>()
+                .join("\n")
+        })
+        .collect()
+}
+
 /// Loom and DFS agree on `p`; the error says how they differ.
 ///
 /// Two loom configurations are checked: the census (it goes on past violations) must
@@ -381,6 +512,7 @@ fn agree(p: &Program) -> Result<bool, String> {
         return Ok(false);
     };
     stateful_agrees(p, &dfs)?;
+    dpor_agrees(p, &dfs)?;
     let first = explore(&loom_engine(), &bounds(p), model(p), None).expect("loom ran");
     match (&first.finding, first.explored.stop) {
         (Some(f), _) => {

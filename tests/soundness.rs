@@ -19,6 +19,7 @@ fn loom() -> Engine {
 fn engines() -> Vec<Engine> {
     vec![
         loom(),
+        Engine::Dpor,
         Engine::Dfs,
         Engine::Stateful,
         Engine::Random { seed: 7 },
@@ -46,7 +47,12 @@ fn expect(want: &str, model: impl Fn(&Go) + Send + Sync + 'static) {
             .as_ref()
             .map_or("pass".to_string(), |f| f.violation().property.key());
         assert_eq!(got, want, "engine {}", e.describe());
-        if got == "pass" && matches!(e, Engine::Loom { .. } | Engine::Dfs | Engine::Stateful) {
+        if got == "pass"
+            && matches!(
+                e,
+                Engine::Loom { .. } | Engine::Dpor | Engine::Dfs | Engine::Stateful
+            )
+        {
             assert_eq!(
                 o.explored.stop,
                 stalemate::Stop::Exhausted,

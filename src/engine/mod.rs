@@ -6,6 +6,7 @@
 //! primitive touches, so the engine sees exactly which operations conflict.
 
 pub(crate) mod dfs;
+pub(crate) mod dpor;
 pub(crate) mod loom_engine;
 pub(crate) mod shuttle_engine;
 pub(crate) mod stateful;
@@ -29,16 +30,34 @@ pub(crate) enum Kind {
 /// shuttle's schedulers see no objects, only scheduling points: there a touch is
 /// shuttle's `switch`, the scheduling point of each of its own primitives, without
 /// the clocks and signature an atomic would keep.
+///
+/// Under `dpor` a point is an object the explorer knows by the same id in every
+/// execution: a touch declares the goroutine's next step's access to it.
 pub(crate) enum Point {
     Loom(loom::point::Point),
     Shuttle,
+    Dpor(u64),
 }
 
 impl Point {
     pub(crate) fn new(kind: Kind) -> Point {
         match kind {
             Kind::Loom => Point::Loom(loom::point::Point::new()),
+            Kind::Shuttle if dpor::active() => Point::Dpor(dpor::object()),
             Kind::Shuttle => Point::Shuttle,
+        }
+    }
+
+    /// The point every step of a census reads and a violation writes (see
+    /// `World::fail_with`), for the engines that reduce: loom and dpor.
+    pub(crate) fn fate(kind: Kind) -> Option<Point> {
+        match Point::new(kind) {
+            Point::Shuttle => None,
+            Point::Dpor(o) => {
+                dpor::everywhere(o);
+                Some(Point::Dpor(o))
+            }
+            p => Some(p),
         }
     }
 
@@ -47,6 +66,8 @@ impl Point {
         match self {
             Point::Loom(p) => p.read(),
             Point::Shuttle => switch_between(),
+            // Declared with every step (`Point::fate`), the one point that is read.
+            Point::Dpor(_) => {}
         }
     }
 
@@ -54,8 +75,42 @@ impl Point {
         match self {
             Point::Loom(p) => p.write(),
             Point::Shuttle => switch_between(),
+            Point::Dpor(o) => {
+                dpor::declare(*o, dpor::Access::Write);
+                switch_between();
+            }
         }
     }
+}
+
+/// The scheduling point of an operation on the objects of `points` (each point once).
+/// loom sees an access to each; under `dpor` the one step declares them all; the
+/// stateful search takes one switch per operation (a second would meet the state the
+/// first did, and be cut as explored); random and PCT keep a switch per point, as their
+/// seeds' schedules always had.
+pub(crate) fn touch<'a>(kind: Kind, points: impl Iterator<Item = &'a Point>) {
+    if kind == Kind::Shuttle && (dpor::active() || STATEFUL.with(|s| s.get())) {
+        let mut any = false;
+        for p in points {
+            if let Point::Dpor(o) = p {
+                dpor::declare(*o, dpor::Access::Write);
+            }
+            any = true;
+        }
+        if any {
+            switch_between();
+        }
+        return;
+    }
+    for p in points {
+        p.touch();
+    }
+}
+
+/// Whether the engine cuts executions short (`redundant`): loom's sleep sets, the
+/// stateful search's visited states, dpor's redundant branches.
+pub(crate) fn cuts(kind: Kind) -> bool {
+    kind == Kind::Loom || STATEFUL.with(|s| s.get()) || dpor::active()
 }
 
 std::thread_local! {
@@ -99,7 +154,7 @@ std::thread_local! {
 
 /// shuttle's scheduling point, at a state between two steps.
 fn switch_between() {
-    if STATEFUL.with(|s| s.get()) {
+    if STATEFUL.with(|s| s.get()) || dpor::active() {
         BETWEEN.with(|b| b.set(true));
     }
     ::shuttle_engine::runtime::thread::switch();
@@ -113,6 +168,32 @@ pub(crate) fn wants_states(kind: Kind) -> bool {
 /// Installs (or with `None` removes) the running execution's fingerprint.
 pub(crate) fn show_states(f: Option<Fingerprint>) {
     STATE.with(|s| *s.borrow_mut() = f);
+}
+
+/// How a step uses the objects it touches, for an engine that reduces.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Mode {
+    /// Any change: conflicts with every other step on the object.
+    Write,
+    /// Commutes with every other `Read` of the object (a `WaitGroup.Done` above zero).
+    Read,
+    /// Takes a mutex: ordered after the unlock it waited for, and raced only against
+    /// the mutex's other locks.
+    Acquire,
+    /// Releases a mutex.
+    Release,
+}
+
+/// What the world says of a goroutine's next step: whether it can go on without a
+/// wait that is no event, and how it uses its objects (`None`: nothing known). See
+/// `World::marked`.
+pub(crate) type Steps = Box<dyn Fn(ThreadKey) -> Option<(bool, Mode)>>;
+
+/// Installs the running execution's `Steps`. Only `dpor` asks.
+pub(crate) fn show_steps(kind: Kind, f: Steps) {
+    if kind == Kind::Shuttle && dpor::active() {
+        dpor::show_steps(f);
+    }
 }
 
 /// The running execution's state now, if it has a fingerprint.
@@ -262,6 +343,10 @@ impl Join {
 pub(crate) fn spawn(kind: Kind, f: impl FnOnce() + Send + 'static) -> Join {
     match kind {
         Kind::Loom => Join::Loom(loom::thread::spawn(f)),
+        Kind::Shuttle if dpor::active() => Join::Shuttle(shuttle::thread::spawn(move || {
+            f();
+            dpor::finished();
+        })),
         Kind::Shuttle => Join::Shuttle(shuttle::thread::spawn(f)),
     }
 }

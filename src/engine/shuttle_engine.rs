@@ -23,6 +23,10 @@ pub(crate) enum Strategy {
     Dfs,
     /// DFS that stops at states it has explored (`super::stateful`).
     Stateful,
+    /// Optimal DPOR (`super::dpor`); `shard`: part k of n of the tree (from 0).
+    Dpor {
+        shard: Option<(u32, u32)>,
+    },
 }
 
 #[derive(Default)]
@@ -134,6 +138,16 @@ pub(crate) fn explore(
             let mut e = run(sched, true, budget, body)?;
             e.states = Some(states.load(std::sync::atomic::Ordering::Relaxed));
             Ok(e)
+        }
+        Strategy::Dpor { shard } => {
+            let _on = super::dpor::On::new();
+            let explorer = match shard {
+                Some((k, n)) => super::dpor::Explorer::new_shard(*k, *n),
+                None => super::dpor::Explorer::new(),
+            };
+            let counted = Arc::new(std::sync::atomic::AtomicU64::new(0));
+            let sched = super::dpor::Dpor::new(explorer, counted.clone());
+            run(sched, true, budget, body)
         }
     }
 }

@@ -2,7 +2,9 @@
 
 use super::{Go, Obj};
 use crate::world::say;
-use crate::world::{Attempt, Fault, Gid, Gor, Holder, ObjKind, OnceState, State, Wait};
+use crate::world::{
+    Attempt, Fault, Gid, Gor, Holder, ObjKind, Oid, OnceState, Pending, State, Wait,
+};
 use std::collections::{BTreeSet, VecDeque};
 use std::sync::Arc;
 
@@ -42,7 +44,7 @@ impl Go {
 impl Mutex {
     pub fn lock(&self) {
         let o = &self.0;
-        o.w.op(&[o], |st, me| {
+        o.w.marked(&[o], Pending::Lock(o.id), |st, me| {
             let h = holder(st, me);
             let name = st.label(o.id);
             let obj = &mut st.objs[o.id];
@@ -66,7 +68,7 @@ impl Mutex {
 
     pub fn unlock(&self) {
         let o = &self.0;
-        o.w.op(&[o], |st, _| {
+        o.w.marked(&[o], Pending::Unlock(o.id), |st, _| {
             let name = st.label(o.id);
             let ObjKind::Mutex { holder } = &mut st.objs[o.id].kind else {
                 unreachable!()
@@ -256,33 +258,12 @@ impl Go {
 impl WaitGroup {
     pub fn add(&self, n: i64) {
         let o = &self.0;
-        o.w.op(&[o], |st, _| {
-            let name = st.label(o.id);
-            let ObjKind::WaitGroup { count } = &mut st.objs[o.id].kind else {
-                unreachable!()
-            };
-            let c = *count + n;
-            if c < 0 {
-                return Attempt::Fault(
-                    Fault::NegativeWaitGroupCounter,
-                    say!(st, "add {n} to {name}: counter {c}"),
-                );
-            }
-            *count = c;
-            if c == 0 {
-                st.grant_all(o.id);
-            }
-            let verb = if n == -1 {
-                "done".to_string()
-            } else {
-                format!("add {n} to")
-            };
-            Attempt::Done((), say!(st, "{verb} {name} (counter {c})"))
-        })
+        o.w.op(&[o], |st, _| add(st, o.id, n))
     }
 
     pub fn done(&self) {
-        self.add(-1)
+        let o = &self.0;
+        o.w.marked(&[o], Pending::Done(o.id), |st, _| add(st, o.id, -1))
     }
 
     pub fn wait(&self) {
@@ -304,6 +285,30 @@ impl WaitGroup {
             Attempt::Block(Wait::Group(o.id), text)
         })
     }
+}
+
+fn add(st: &mut State, o: Oid, n: i64) -> Attempt<()> {
+    let name = st.label(o);
+    let ObjKind::WaitGroup { count } = &mut st.objs[o].kind else {
+        unreachable!()
+    };
+    let c = *count + n;
+    if c < 0 {
+        return Attempt::Fault(
+            Fault::NegativeWaitGroupCounter,
+            say!(st, "add {n} to {name}: counter {c}"),
+        );
+    }
+    *count = c;
+    if c == 0 {
+        st.grant_all(o);
+    }
+    let verb = if n == -1 {
+        "done".to_string()
+    } else {
+        format!("add {n} to")
+    };
+    Attempt::Done((), say!(st, "{verb} {name} (counter {c})"))
 }
 
 /// Go's `sync.Once`.

@@ -170,7 +170,7 @@ pub(crate) struct World {
 
 impl World {
     pub(crate) fn new(kind: Kind, opts: Options) -> Arc<World> {
-        let fate = (kind == Kind::Loom && opts.census).then(|| Point::new(kind));
+        let fate = opts.census.then(|| Point::fate(kind)).flatten();
         let census = opts.census;
         let stateful = engine::wants_states(kind);
         let prints = stateful || (census && kind == Kind::Shuttle);
@@ -257,6 +257,22 @@ impl World {
     ) -> R {
         let me = self.me();
         self.step(me, true, objs, attempt)
+    }
+
+    /// `op`, saying what it is (`Pending`) while it is under way, so that an engine
+    /// that reduces can ask (`engine::show_steps`) whether it can go on without a wait
+    /// that is no event, and whether it commutes with others like it.
+    pub(crate) fn marked<R>(
+        &self,
+        objs: &[&Obj],
+        pending: Pending,
+        attempt: impl FnMut(&mut State, Gid) -> Attempt<R>,
+    ) -> R {
+        let me = self.me();
+        self.lock().gors[me].pending = Some(pending);
+        let r = self.step(me, true, objs, attempt);
+        self.lock().gors[me].pending = None;
+        r
     }
 
     /// `op`; `moves`: reaching it is a move (see `State::moves`), as every operation
@@ -450,29 +466,15 @@ impl World {
                 unwind();
             }
         }
-        // Under shuttle a touch is only a scheduling point. The stateful search needs
-        // one per operation: a second one would meet the state the first one did, and
-        // be cut as explored. (Random and PCT keep one per point: their seeds' schedules
-        // stay as they were.)
-        if self.stateful {
-            if let Some(p) = firsts().next() {
-                p.touch();
-            }
-            return;
-        }
-        for p in firsts() {
-            p.touch();
-        }
+        engine::touch(self.kind, firsts().map(|p| &**p));
     }
 
-    /// Ends the execution once loom's sleep sets have found it equivalent to one they
-    /// explored already: loom explores nothing after that point and adds no backtrack
-    /// points from it, so running on would only cost time (and could find nothing the
-    /// equivalent execution does not). Ended like an abort, with no verdict.
+    /// Ends the execution once the engine has found it equivalent to one it explored
+    /// already (loom's sleep sets, dpor, the stateful search's visited states): nothing
+    /// after that point is explored, so running on would only cost time (and could find
+    /// nothing the equivalent execution does not). Ended like an abort, with no verdict.
     fn prune(&self) {
-        // Under shuttle only the stateful search cuts executions short.
-        let cuts = self.kind == Kind::Loom || self.stateful;
-        if cuts && engine::redundant(self.kind) {
+        if engine::cuts(self.kind) && engine::redundant(self.kind) {
             let mut st = self.lock();
             if !st.aborted {
                 st.pruned = true;
@@ -703,6 +705,16 @@ impl World {
                 st.fingerprint()
             })));
         }
+        let w = Arc::downgrade(self);
+        engine::show_steps(
+            self.kind,
+            Box::new(move |key| {
+                let w = w.upgrade()?;
+                let st = w.st.try_lock().ok()?;
+                let g = st.gors.iter().position(|g| g.key == Some(key))?;
+                Some((st.open(g), st.mode(g)))
+            }),
+        );
         self.register(0);
         let clean = self.guard(0, f);
         let clean = clean && self.await_turn(0);

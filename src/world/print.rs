@@ -88,6 +88,16 @@ impl State {
             });
             if full {
                 p.put(g.hist);
+                // What its next polling-loop head will compare with (`World::poll`).
+                match &g.poll {
+                    None => p.put(0u64),
+                    Some(m) => {
+                        p.put(m.site);
+                        p.put(m.shape);
+                        p.put(m.local.map_or(0, |l| mix(l, 1)));
+                        p.put(u64::from(self.moves - g.moves != m.others));
+                    }
+                }
             }
             match &g.wait {
                 None => p.put(0u64),

@@ -259,6 +259,23 @@ pub(crate) struct Gor {
     pub moves: u64,
     /// Where its last polling-loop head was, and what it saw there (`World::poll`).
     pub poll: Option<PollMark>,
+    /// What its operation under way is, where an engine that reduces may use it
+    /// (`World::marked`).
+    pub pending: Option<Pending>,
+}
+
+/// An operation whose footprint depends on the state it meets (`World::marked`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Pending {
+    /// `Mutex.Lock`: if the mutex is held, its attempt only waits (it registers to be
+    /// woken; unlock wakes every waiter to try again), which changes nothing another
+    /// goroutine sees.
+    Lock(Oid),
+    /// `Mutex.Unlock`.
+    Unlock(Oid),
+    /// `WaitGroup.Done`: while it leaves the counter above zero, it commutes with every
+    /// other such `Done` (a decrement; Go's `Done` returns nothing).
+    Done(Oid),
 }
 
 /// What a goroutine saw at a polling loop's head: if it sees the same at the next
@@ -293,6 +310,7 @@ impl Gor {
             hist,
             moves: 0,
             poll: None,
+            pending: None,
         }
     }
 
@@ -413,6 +431,29 @@ impl State {
             moves: 0,
             puts: 0,
             polling: 0,
+        }
+    }
+
+    /// Whether goroutine `g`'s next step can go on without a wait (`Pending::Lock`).
+    pub(crate) fn open(&self, g: Gid) -> bool {
+        match self.gors[g].pending {
+            Some(Pending::Lock(o)) => {
+                !matches!(self.objs[o].kind, ObjKind::Mutex { holder: Some(_) })
+            }
+            _ => true,
+        }
+    }
+
+    /// How goroutine `g`'s next step uses its objects (see `Pending`).
+    pub(crate) fn mode(&self, g: Gid) -> crate::engine::Mode {
+        use crate::engine::Mode;
+        match self.gors[g].pending {
+            Some(Pending::Lock(_)) => Mode::Acquire,
+            Some(Pending::Unlock(_)) => Mode::Release,
+            Some(Pending::Done(o)) if matches!(self.objs[o].kind, ObjKind::WaitGroup { count } if count >= 2) => {
+                Mode::Read
+            }
+            _ => Mode::Write,
         }
     }
 

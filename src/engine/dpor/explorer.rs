@@ -1,0 +1,1067 @@
+//! Optimal DPOR core (Abdulla, Aronis, Jonsson, Sagonas: source sets, wakeup trees,
+//! sleep sets), as a scheduler oracle driven by an external runtime.
+//!
+//! See DESIGN.md for the decisions taken (blocking, choices, early stops, memory,
+//! splitting).  The core never runs code: the runtime reports at every scheduling
+//! point which threads are enabled (and, for soundness with blocking, which are
+//! blocked and on what), and the core answers which thread runs.
+
+pub type Tid = u32;
+pub type Obj = u64;
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Hash, PartialOrd, Ord)]
+pub enum Access {
+    /// Reads the object.
+    Read,
+    /// Modifies the object.
+    Write,
+    /// Takes the object (mutex lock, semaphore down, a child's first step on its
+    /// thread object): may block until the object is released.  Counts as a write.
+    Acquire,
+    /// Releases the object (mutex unlock, spawning a child): may unblock an Acquire.
+    /// Counts as a write.  A Release -> Acquire edge is never reversed; the Acquire
+    /// races instead with the Acquire that the Release ended.
+    Release,
+}
+
+/// What a thread will do at its next step, known before it is scheduled.
+/// `accesses` empty: touches nothing shared (independent of every other thread).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Next {
+    pub tid: Tid,
+    pub accesses: Vec<(Obj, Access)>,
+}
+
+impl Next {
+    pub fn new(tid: Tid, accesses: Vec<(Obj, Access)>) -> Self {
+        Next { tid, accesses }
+    }
+}
+
+/// Object id a runtime may use to express thread creation: the spawning step
+/// does `Release` on `thread_obj(child)`, the child's first step `Acquire`s it.
+pub fn thread_obj(t: Tid) -> Obj {
+    (1u64 << 63) | t as u64
+}
+
+/// Pseudo object of a sleep-set entry for a step that stopped the execution: it
+/// disabled every other thread, so it is dependent with every step.
+const ANY: Obj = u64::MAX - 1;
+
+fn conflict(a: &[(Obj, Access)], b: &[(Obj, Access)]) -> bool {
+    if a.iter().chain(b.iter()).any(|x| x.0 == ANY) {
+        return true;
+    }
+    a.iter().any(|&(o1, k1)| {
+        b.iter()
+            .any(|&(o2, k2)| o1 == o2 && (k1 != Access::Read || k2 != Access::Read))
+    })
+}
+
+/// One executed (or wakeup-sequence) event: a step of `tid` with its access set and
+/// the values of the choices made during it.  `complete == false` means only a
+/// prefix of the choice values is known (pending steps, fresh alternatives).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Event {
+    pub tid: Tid,
+    pub accesses: Vec<(Obj, Access)>,
+    pub choices: Vec<u32>,
+    pub complete: bool,
+}
+
+fn dependent(a: &Event, b: &Event) -> bool {
+    a.tid == b.tid || conflict(&a.accesses, &b.accesses)
+}
+
+fn choices_compatible(a: &[u32], a_complete: bool, b: &[u32], b_complete: bool) -> bool {
+    match (a_complete, b_complete) {
+        (true, true) => a == b,
+        (false, true) => b.starts_with(a),
+        (true, false) => a.starts_with(b),
+        (false, false) => a.starts_with(b) || b.starts_with(a),
+    }
+}
+
+/// A node of a wakeup tree: the event it stands for, and its ordered children.
+#[derive(Clone, Debug)]
+struct WuNode {
+    ev: Event,
+    /// Shard mode: an option of the first decision point that another shard owns.
+    foreign: bool,
+    children: Vec<WuNode>,
+}
+
+impl WuNode {
+    fn leaf(ev: Event) -> Self {
+        WuNode {
+            ev,
+            foreign: false,
+            children: Vec::new(),
+        }
+    }
+}
+
+/// The DFS state at one node of the exploration tree (after `k` events).
+#[derive(Clone, Debug, Default)]
+struct Level {
+    enabled: Vec<Next>,
+    blocked: Vec<Next>,
+    /// Sleep set: threads whose next step (with these accesses) need not be explored here.
+    /// The third component is None when every choice alternative of that step was
+    /// explored here, else the choice vectors that were (the others were skipped).
+    sleep: Vec<SleepEntry>,
+    /// Wakeup tree below this node, minus the child being explored (ordered).
+    pending: Vec<WuNode>,
+    /// The child being explored (label, possibly with forced choice prefix).
+    cur: Option<Event>,
+    /// The event actually executed for `cur` (full choice vector).
+    ev: Option<Event>,
+    /// Wakeup subtree below `cur`, handed to the next level when it is created.
+    carry: Vec<WuNode>,
+    /// (tid, choice vector) of children explored here or owned by another explorer;
+    /// used to generate each choice alternative exactly once.
+    covered: Vec<(Tid, Vec<u32>)>,
+    /// Every enabled thread is (or was) a branch here: race insertions are not needed.
+    expanded: bool,
+    /// Threads whose step here stopped an execution (runtime `stop`).
+    stoppers: Vec<Tid>,
+    /// Threads some of whose choice alternatives were skipped here.
+    partial: Vec<Tid>,
+    /// First decision point in split mode: explored children are not put to sleep
+    /// (each option is a self-contained DPOR; see `owned`).
+    nosleep: bool,
+}
+
+/// Skipping choice alternatives covered by a sleeping thread (treating them like race
+/// reversals) lost traces in the random campaign, so it is off: every alternative of
+/// every executed choice is scheduled (sound; can cost sleep-set-blocked executions).
+const SKIP_COVERED_ALTERNATIVES: bool = false;
+
+type SleepEntry = (Tid, Vec<(Obj, Access)>, Option<Vec<Vec<u32>>>);
+
+/// Does the sleep entry cover w (is its thread a weak initial of w, with an explored
+/// choice vector)?
+fn sleep_covers(e: &SleepEntry, w: &[Event]) -> bool {
+    match w.iter().position(|x| x.tid == e.0) {
+        Some(k) => {
+            !w[..k].iter().any(|x| conflict(&x.accesses, &w[k].accesses))
+                && match &e.2 {
+                    None => true,
+                    Some(list) => list
+                        .iter()
+                        .any(|c| choices_compatible(c, true, &w[k].choices, w[k].complete)),
+                }
+        }
+        None => e.2.is_none() && !w.iter().any(|x| conflict(&e.1, &x.accesses)),
+    }
+}
+
+impl Level {
+    fn asleep(&self, t: Tid) -> bool {
+        self.sleep.iter().any(|s| s.0 == t)
+    }
+    fn active_tid(&self) -> Option<Tid> {
+        self.ev.as_ref().or(self.cur.as_ref()).map(|e| e.tid)
+    }
+    /// Is the choice prefix `q` of thread `t` already explored/scheduled here?
+    fn taken(&self, t: Tid, q: &[u32]) -> bool {
+        self.covered
+            .iter()
+            .any(|(tt, c)| *tt == t && c.starts_with(q))
+            || self.pending.iter().any(|p| {
+                p.ev.tid == t
+                    && (p.ev.choices.starts_with(q)
+                        || (!p.ev.complete && q.starts_with(&p.ev.choices)))
+            })
+    }
+}
+
+#[derive(Clone, Debug, Default)]
+pub struct Stats {
+    /// `begin()` calls that returned true.
+    pub executions: u64,
+    /// Executions that reached a terminal state, or were stopped by the runtime.
+    pub complete: u64,
+    /// Executions cut short because every enabled thread was in the sleep set (redundant).
+    pub sleep_blocked: u64,
+    /// Executions abandoned (shard owning nothing, or runtime nondeterminism).
+    pub abandoned: u64,
+    /// Wakeup-sequence heads found not enabled at replay (treated by full expansion).
+    pub infeasible: u64,
+    /// Races found (reversible ones) and wakeup insertions that changed a tree.
+    pub races: u64,
+    pub insertions: u64,
+    /// Replayed prefix diverged from what was recorded (runtime nondeterminism).
+    pub nondeterminism: u64,
+    /// Deepest stack seen.
+    pub max_depth: usize,
+    /// Choice alternatives not scheduled because a sleeping thread covers them.
+    pub choice_skips: u64,
+    /// Split mode: executions whose trace belongs to an earlier option of the first
+    /// decision point (explored but not reported; see DESIGN.md).
+    pub unowned: u64,
+}
+
+pub struct Explorer {
+    stack: Vec<Level>,
+    /// Events executed so far in the current execution.
+    pos: usize,
+    /// choose() calls so far in the current step, and how many values are forced.
+    nchoice: usize,
+    forced_len: usize,
+    replaying_step: bool,
+    started: bool,
+    /// A branch has been prepared (by `split_off`) and `begin` must not backtrack.
+    prepared: bool,
+    /// `begin` returned true and `schedule` was not called yet.
+    fresh: bool,
+    in_exec: bool,
+    abandoned: bool,
+    sleep_blocked: bool,
+    shard: Option<(u32, u32)>,
+    /// Split mode (shard or splittable): the first decision point D is handled specially.
+    dmode: bool,
+    decision_seen: bool,
+    /// Depth of D and, if D is a scheduling point, its options in order (tid, step).
+    d_level: Option<usize>,
+    d_opts: Vec<(Tid, Vec<(Obj, Access)>)>,
+    pub stats: Stats,
+}
+
+impl Default for Explorer {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Explorer {
+    pub fn new() -> Self {
+        Explorer {
+            stack: Vec::new(),
+            pos: 0,
+            nchoice: 0,
+            forced_len: 0,
+            replaying_step: false,
+            started: false,
+            prepared: false,
+            fresh: false,
+            in_exec: false,
+            abandoned: false,
+            sleep_blocked: false,
+            shard: None,
+            dmode: false,
+            decision_seen: false,
+            d_level: None,
+            d_opts: Vec::new(),
+            stats: Stats::default(),
+        }
+    }
+
+    /// Explorer for part `k` of `n` (0 <= k < n).  The n parts are disjoint and their
+    /// union is the whole exploration: the options of the first decision point (first
+    /// scheduling point with >= 2 enabled threads, or first choose(n >= 2) before it)
+    /// are dealt out round-robin.
+    pub fn new_shard(k: u32, n: u32) -> Self {
+        assert!(n >= 1 && k < n);
+        let mut e = Self::new();
+        if n > 1 {
+            e.shard = Some((k, n));
+            e.dmode = true;
+        }
+        e
+    }
+
+    /// An explorer whose work can be handed out with `split_off`.
+    #[allow(dead_code)] // for one proof split across threads (--jobs) or machines: not wired yet
+    pub fn new_splittable() -> Self {
+        let mut e = Self::new();
+        e.dmode = true;
+        e
+    }
+
+    /// Starts the next execution; false when the whole tree is explored.
+    pub fn begin(&mut self) -> bool {
+        assert!(
+            !self.in_exec,
+            "begin() inside an execution: call end() first"
+        );
+        if !self.started || self.prepared {
+            self.started = true;
+            self.prepared = false;
+            return self.start_exec();
+        }
+        loop {
+            let Some(top) = self.stack.last_mut() else {
+                return false;
+            };
+            if let Some(ev) = top.ev.take() {
+                top.cur = None;
+                top.carry.clear();
+                top.covered.push((ev.tid, ev.choices.clone()));
+                if !top.nosleep
+                    && !top.pending.iter().any(|p| p.ev.tid == ev.tid)
+                    && !top.asleep(ev.tid)
+                {
+                    let acc = if top.stoppers.contains(&ev.tid) {
+                        vec![(ANY, Access::Write)]
+                    } else {
+                        ev.accesses.clone()
+                    };
+                    let only = if top.partial.contains(&ev.tid) {
+                        Some(
+                            top.covered
+                                .iter()
+                                .filter(|c| c.0 == ev.tid)
+                                .map(|c| c.1.clone())
+                                .collect(),
+                        )
+                    } else {
+                        None
+                    };
+                    top.sleep.push((ev.tid, acc, only));
+                }
+            } else {
+                top.cur = None;
+                top.carry.clear();
+            }
+            if take_next(top) {
+                return self.start_exec();
+            }
+            self.stack.pop();
+        }
+    }
+
+    fn start_exec(&mut self) -> bool {
+        self.pos = 0;
+        self.in_exec = true;
+        self.fresh = true;
+        self.abandoned = false;
+        self.sleep_blocked = false;
+        self.stats.executions += 1;
+        true
+    }
+
+    /// At a scheduling point: `enabled` lists every thread that can take a step now
+    /// with its next step; `blocked` lists live threads that cannot, with the step they
+    /// are blocked on (needed for soundness when steps can block; may be empty if the
+    /// program never blocks).  Returns the thread to run, or None when the execution
+    /// must end here (nothing enabled, or the rest is redundant); then call `end`.
+    pub fn schedule(&mut self, enabled: &[Next], blocked: &[Next]) -> Option<Tid> {
+        assert!(self.in_exec, "schedule() outside begin()/end()");
+        self.fresh = false;
+        if self.abandoned || self.sleep_blocked {
+            return None;
+        }
+        let k = self.pos;
+        if k < self.stack.len() {
+            let lvl = &mut self.stack[k];
+            lvl.enabled = enabled.to_vec();
+            lvl.blocked = blocked.to_vec();
+            if let Some(ev) = &lvl.ev {
+                // Replay of the prefix.
+                let tid = ev.tid;
+                if !enabled.iter().any(|n| n.tid == tid) {
+                    self.stats.nondeterminism += 1;
+                    self.abandoned = true;
+                    return None;
+                }
+                self.forced_len = ev.choices.len();
+                self.replaying_step = true;
+                self.nchoice = 0;
+                self.pos += 1;
+                return Some(tid);
+            }
+            if lvl.cur.is_none() && !take_next(lvl) {
+                // Terminal level of a previous run reached again: nothing to do.
+                return self.pick_fresh(k);
+            }
+        } else {
+            let mut lvl = Level {
+                enabled: enabled.to_vec(),
+                blocked: blocked.to_vec(),
+                ..Level::default()
+            };
+            if let Some(parent) = self.stack.last_mut() {
+                let pev = parent.ev.as_ref().expect("parent executed");
+                lvl.sleep = parent
+                    .sleep
+                    .iter()
+                    .filter(|(t, a, _)| *t != pev.tid && !conflict(a, &pev.accesses))
+                    .cloned()
+                    .collect();
+                lvl.pending = std::mem::take(&mut parent.carry);
+            }
+            self.stack.push(lvl);
+            self.stats.max_depth = self.stats.max_depth.max(self.stack.len());
+            if enabled.is_empty() {
+                return None;
+            }
+            if self.dmode {
+                let (sk, sn) = self.shard.unwrap_or((0, 1));
+                if !self.decision_seen && enabled.len() >= 2 {
+                    // First decision point: deal the options out, full expansion.
+                    self.decision_seen = true;
+                    let lvl = self.stack.last_mut().unwrap();
+                    let mut opts: Vec<&Next> = enabled.iter().collect();
+                    opts.sort_by_key(|n| n.tid);
+                    lvl.pending = opts
+                        .iter()
+                        .enumerate()
+                        .map(|(i, n)| WuNode {
+                            ev: Event {
+                                tid: n.tid,
+                                accesses: n.accesses.clone(),
+                                choices: vec![],
+                                complete: false,
+                            },
+                            foreign: (i as u32) % sn != sk,
+                            children: vec![],
+                        })
+                        .collect();
+                    lvl.expanded = true;
+                    lvl.nosleep = true;
+                    self.d_level = Some(k);
+                    self.d_opts = opts.iter().map(|n| (n.tid, n.accesses.clone())).collect();
+                    if !take_next(lvl) {
+                        self.abandoned = true;
+                        return None;
+                    }
+                    return self.run_cur(k);
+                }
+            }
+            let lvl = self.stack.last_mut().unwrap();
+            if !take_next(lvl) {
+                return self.pick_fresh(k);
+            }
+        }
+        self.run_cur(k)
+    }
+
+    fn pick_fresh(&mut self, k: usize) -> Option<Tid> {
+        let lvl = &mut self.stack[k];
+        if lvl.expanded {
+            // Every option here is handled already (split/shard): nothing new to do.
+            self.abandoned = true;
+            return None;
+        }
+        let pick = lvl
+            .enabled
+            .iter()
+            .filter(|n| !lvl.asleep(n.tid))
+            .min_by_key(|n| n.tid)
+            .cloned();
+        match pick {
+            Some(n) => {
+                lvl.cur = Some(Event {
+                    tid: n.tid,
+                    accesses: n.accesses,
+                    choices: vec![],
+                    complete: false,
+                });
+                self.run_cur(k)
+            }
+            None => {
+                if !lvl.enabled.is_empty() {
+                    self.sleep_blocked = true;
+                }
+                None
+            }
+        }
+    }
+
+    /// Execute the label `cur` of level k (falls back to full expansion if it is infeasible).
+    fn run_cur(&mut self, k: usize) -> Option<Tid> {
+        loop {
+            let lvl = &mut self.stack[k];
+            let cur = lvl.cur.clone().expect("cur");
+            if let Some(n) = lvl.enabled.iter().find(|n| n.tid == cur.tid) {
+                lvl.ev = Some(Event {
+                    tid: cur.tid,
+                    accesses: n.accesses.clone(),
+                    choices: cur.choices.clone(),
+                    complete: true,
+                });
+                self.forced_len = cur.choices.len();
+                self.replaying_step = false;
+                self.nchoice = 0;
+                self.pos += 1;
+                return Some(cur.tid);
+            }
+            // Infeasible wakeup head: sound fallback = explore every enabled thread here.
+            self.stats.infeasible += 1;
+            lvl.cur = None;
+            lvl.carry.clear();
+            let mut en = lvl.enabled.clone();
+            en.sort_by_key(|n| n.tid);
+            for n in en {
+                if lvl.asleep(n.tid)
+                    || lvl.covered.iter().any(|c| c.0 == n.tid)
+                    || lvl.pending.iter().any(|p| p.ev.tid == n.tid)
+                {
+                    continue;
+                }
+                lvl.pending.push(WuNode::leaf(Event {
+                    tid: n.tid,
+                    accesses: n.accesses.clone(),
+                    choices: vec![],
+                    complete: false,
+                }));
+            }
+            if !take_next(lvl) {
+                if !lvl.enabled.is_empty() {
+                    self.sleep_blocked = true;
+                }
+                return None;
+            }
+        }
+    }
+
+    /// The thread that just got scheduled makes a nondeterministic choice among `n`
+    /// alternatives; every alternative is explored.  Must be called during its step.
+    pub fn choose(&mut self, n: usize) -> usize {
+        assert!(self.in_exec && self.pos > 0, "choose() outside a step");
+        if n <= 1 || self.abandoned {
+            return 0;
+        }
+        let li = self.pos - 1;
+        let ci = self.nchoice;
+        self.nchoice += 1;
+        let shard = if !self.decision_seen && self.dmode {
+            Some(self.shard.unwrap_or((0, 1)))
+        } else {
+            None
+        };
+        let lvl = &mut self.stack[li];
+        let ev = lvl.ev.as_mut().expect("step being executed");
+        if self.replaying_step {
+            let v = ev.choices.get(ci).copied().unwrap_or(0) as usize;
+            if v >= n || ci >= ev.choices.len() {
+                self.stats.nondeterminism += 1;
+            }
+            return v.min(n - 1);
+        }
+        let prefix: Vec<u32> = ev.choices[..ci.min(ev.choices.len())].to_vec();
+        let tid = ev.tid;
+        let acc = ev.accesses.clone();
+        let value: u32;
+        if ci < self.forced_len {
+            value = (ev.choices[ci] as usize).min(n - 1) as u32;
+        } else {
+            if let Some((sk, sn)) = shard {
+                // First decision point is this choice: deal the values out.
+                self.decision_seen = true;
+                self.d_level = Some(li);
+                lvl.expanded = true;
+                for a in 0..n as u32 {
+                    if a % sn != sk {
+                        let mut q = prefix.clone();
+                        q.push(a);
+                        lvl.covered.push((tid, q));
+                    }
+                }
+            }
+            let mut pick = None;
+            for a in 0..n as u32 {
+                let mut q = prefix.clone();
+                q.push(a);
+                if !lvl.taken(tid, &q) {
+                    pick = Some(a);
+                    break;
+                }
+            }
+            let ev = lvl.ev.as_mut().unwrap();
+            match pick {
+                Some(a) => {
+                    ev.choices.push(a);
+                    value = a;
+                }
+                None => {
+                    // Everything covered (only in shard mode): this execution is not ours.
+                    ev.choices.push(0);
+                    self.abandoned = true;
+                    return 0;
+                }
+            }
+        }
+        // Alternatives of this choice, explored right after the current child.
+        let mut ins = 0;
+        let lvl = &mut self.stack[li];
+        for a in 0..n as u32 {
+            if a == value {
+                continue;
+            }
+            let mut q = prefix.clone();
+            q.push(a);
+            if lvl.taken(tid, &q) {
+                continue;
+            }
+            let q2 = q.clone();
+            let alt = Event {
+                tid,
+                accesses: acc.clone(),
+                choices: q,
+                complete: false,
+            };
+            if lvl.expanded || !SKIP_COVERED_ALTERNATIVES {
+                // Exhaustive here (no race insertions arrive at expanded levels).
+                lvl.pending.insert(ins, WuNode::leaf(alt));
+                ins += 1;
+                continue;
+            }
+            // Like any wakeup sequence: if a sleeping thread is a weak initial of
+            // <t chooses q>, the executions it leads to are reached by race reversals
+            // (which carry choice values) from the sleeping thread's subtree.
+            let w = [alt];
+            let mut placed = false;
+            if !lvl.sleep.iter().any(|e| sleep_covers(e, &w)) {
+                let [alt] = w;
+                insert_list(&mut lvl.pending, vec![alt], Some(tid));
+                placed = lvl
+                    .pending
+                    .iter()
+                    .any(|p| p.ev.tid == tid && p.ev.choices.starts_with(&q2));
+            }
+            if !placed {
+                self.stats.choice_skips += 1;
+                if !lvl.partial.contains(&tid) {
+                    lvl.partial.push(tid);
+                }
+            }
+        }
+        value as usize
+    }
+
+    /// The execution ended: `enabled`/`blocked` describe the final state (both empty
+    /// after a normal end; non-empty after a deadlock or an early stop by the runtime).
+    /// Returns true when the execution counts (not redundant/abandoned).
+    pub fn end(&mut self, enabled: &[Next], blocked: &[Next]) -> bool {
+        self.finish(enabled, blocked, false)
+    }
+
+    /// The runtime stopped the execution early, right after the last step (e.g. at a
+    /// violation).  `enabled`/`blocked` are the pending steps of live threads.  The
+    /// last step is treated as dependent with every pending step (it disabled them),
+    /// so every way of running pending steps before the stop is explored.
+    #[allow(dead_code)] // for one proof split across threads (--jobs) or machines: not wired yet
+    pub fn stop(&mut self, enabled: &[Next], blocked: &[Next]) -> bool {
+        self.finish(enabled, blocked, true)
+    }
+
+    fn finish(&mut self, enabled: &[Next], blocked: &[Next], stopped: bool) -> bool {
+        assert!(self.in_exec, "end() outside an execution");
+        self.in_exec = false;
+        let n = self.pos;
+        // The stack keeps levels 0..=n; drop anything deeper (cannot normally exist).
+        self.stack.truncate(n + 1);
+        if self.stack.len() == n {
+            self.stack.push(Level::default());
+        }
+        {
+            let t = &mut self.stack[n];
+            t.enabled = enabled.to_vec();
+            t.blocked = blocked.to_vec();
+        }
+        if let Some((sk, _)) = self.shard {
+            // No decision point at all: the single execution belongs to shard 0.
+            if !self.decision_seen && sk != 0 {
+                self.abandoned = true;
+            }
+        }
+        if self.abandoned {
+            self.stats.abandoned += 1;
+            return false;
+        }
+        if stopped && n > 0 {
+            let l = &mut self.stack[n - 1];
+            let t = l.ev.as_ref().unwrap().tid;
+            if !l.stoppers.contains(&t) {
+                l.stoppers.push(t);
+            }
+        }
+        self.analyze(stopped);
+        if !self.owned() {
+            self.stats.unowned += 1;
+            return false;
+        }
+        if self.sleep_blocked {
+            self.stats.sleep_blocked += 1;
+            false
+        } else {
+            self.stats.complete += 1;
+            true
+        }
+    }
+
+    /// Race detection on the current execution, inserting reversals into wakeup trees.
+    fn analyze(&mut self, stopped: bool) {
+        let n = self.pos;
+        let mut evs: Vec<Event> = (0..n).map(|k| self.stack[k].ev.clone().unwrap()).collect();
+        if stopped && n > 0 {
+            // The stopping step disabled everything: dependent with every other step.
+            evs[n - 1].accesses.push((ANY, Access::Write));
+        }
+        let words = n.div_ceil(64).max(1);
+        let has = |s: &Vec<u64>, i: usize| s[i / 64] >> (i % 64) & 1 == 1;
+        let mut pred: Vec<Vec<u64>> = Vec::with_capacity(n);
+        for j in 0..n {
+            let mut p = vec![0u64; words];
+            for i in 0..j {
+                // A stopping step disabled everything: dependent with all other steps.
+                let d = dependent(&evs[i], &evs[j]) || (stopped && j + 1 == n);
+                if d && !has(&p, i) {
+                    p[i / 64] |= 1 << (i % 64);
+                    for w in 0..words {
+                        p[w] |= pred[i][w];
+                    }
+                }
+            }
+            pred.push(p);
+        }
+        let enabled_at = |k: usize, q: Tid| self.stack[k].enabled.iter().any(|x| x.tid == q);
+        let blocked_at = |k: usize, q: Tid| self.stack[k].blocked.iter().any(|x| x.tid == q);
+        // Targets: every real event, and every pending step of the final state.
+        let mut targets: Vec<(Event, usize, bool)> =
+            (0..n).map(|j| (evs[j].clone(), j, true)).collect();
+        for x in self.stack[n]
+            .enabled
+            .iter()
+            .chain(self.stack[n].blocked.iter())
+        {
+            targets.push((
+                Event {
+                    tid: x.tid,
+                    accesses: x.accesses.clone(),
+                    choices: vec![],
+                    complete: false,
+                },
+                n,
+                false,
+            ));
+        }
+        let mut inserts: Vec<(usize, Vec<Event>)> = Vec::new();
+        for (tgt, j, real) in &targets {
+            let (j, q) = (*j, tgt.tid);
+            // The event that made q's step enabled (if it was observed blocked or absent).
+            let enabler: Option<(usize, bool)> = if enabled_at(j, q) {
+                let mut k0 = j;
+                while k0 > 0 && evs[k0 - 1].tid != q && enabled_at(k0 - 1, q) {
+                    k0 -= 1;
+                }
+                if k0 == 0 || evs[k0 - 1].tid == q {
+                    None
+                } else {
+                    Some((k0 - 1, !blocked_at(k0 - 1, q)))
+                }
+            } else {
+                None
+            };
+            // A runtime stop disables every pending step: treat it as dependent with them.
+            let dep_t = |i: usize| {
+                dependent(&evs[i], tgt) || (stopped && (i + 1 == n || (*real && j + 1 == n)))
+            };
+            let deps: Vec<usize> = (0..j).filter(|&i| dep_t(i)).collect();
+            let mut u = vec![0u64; words];
+            for &k in &deps {
+                for w in 0..words {
+                    u[w] |= pred[k][w];
+                }
+            }
+            let notdep = |i: usize| -> Vec<Event> {
+                let mut v: Vec<Event> = (i + 1..j)
+                    .filter(|&l| !has(&pred[l], i))
+                    .map(|l| evs[l].clone())
+                    .collect();
+                v.push(tgt.clone());
+                v
+            };
+            // Walk back from i to the latest earlier event d dependent with the target
+            // (restricted to `filter`) and race the target with d, if the target can be
+            // moved before d (d happens-before no other predecessor of it).
+            let walk_back =
+                |i: usize, filter: &dyn Fn(&Event) -> bool, out: &mut Vec<(usize, Vec<Event>)>| {
+                    for d in (0..i).rev() {
+                        if !dep_t(d) || !filter(&evs[d]) {
+                            continue;
+                        }
+                        if evs[d].tid != q
+                            && !deps.iter().any(|&k| k != d && k != i && has(&pred[k], d))
+                        {
+                            out.push((d, notdep(d)));
+                        }
+                        break;
+                    }
+                };
+            for &i in &deps {
+                if evs[i].tid == q || has(&u, i) {
+                    continue; // same thread, or not a direct race
+                }
+                // Release -> Acquire: not reversible; race with the Acquire it ended.
+                let released: Vec<Obj> = tgt
+                    .accesses
+                    .iter()
+                    .filter(|(o, k)| {
+                        *k == Access::Acquire
+                            && evs[i]
+                                .accesses
+                                .iter()
+                                .any(|(o2, k2)| o2 == o && *k2 == Access::Release)
+                    })
+                    .map(|(o, _)| *o)
+                    .collect();
+                if !released.is_empty() {
+                    let acq = |e: &Event| {
+                        e.accesses
+                            .iter()
+                            .any(|(o, k)| *k == Access::Acquire && released.contains(o))
+                    };
+                    walk_back(i, &acq, &mut inserts);
+                    continue;
+                }
+                match enabler {
+                    Some((en, spawnlike)) if en == i => {
+                        if spawnlike {
+                            continue; // q did not exist before i: causal, not a race
+                        }
+                        // i unblocked q (generic blocking): race with what q waited on.
+                        walk_back(i, &|_| true, &mut inserts);
+                    }
+                    _ => {
+                        let mut v = notdep(i);
+                        if stopped && i + 1 == n && !*real {
+                            // Reversing the stop itself: the stop still comes after the
+                            // pending step.
+                            v.push(evs[i].clone());
+                        }
+                        inserts.push((i, v))
+                    }
+                }
+            }
+        }
+        self.stats.races += inserts.len() as u64;
+        for (lvl, v) in inserts {
+            if self.insert(lvl, v) {
+                self.stats.insertions += 1;
+            }
+        }
+    }
+
+    /// insert_[pre](v) into the wakeup tree of level `li`, unless a sleeping thread is a
+    /// weak initial of v.  Returns whether the tree changed.
+    fn insert(&mut self, li: usize, v: Vec<Event>) -> bool {
+        let lvl = &mut self.stack[li];
+        if lvl.expanded {
+            return false;
+        }
+        if lvl.sleep.iter().any(|e| sleep_covers(e, &v)) {
+            return false;
+        }
+        let active = lvl.active_tid();
+        insert_list(&mut lvl.pending, v, active)
+    }
+
+    /// Split mode: does the current execution's trace belong to the option of the first
+    /// decision point D it took?  It does unless an earlier option (in D's order) is a
+    /// weak initial of the execution from D on (then that option's explorer reports it).
+    fn owned(&self) -> bool {
+        let (Some(dl), false) = (self.d_level, self.d_opts.is_empty()) else {
+            return true;
+        };
+        let n = self.pos;
+        if n <= dl {
+            return true;
+        }
+        let evs: Vec<&Event> = (dl..n)
+            .map(|k| self.stack[k].ev.as_ref().unwrap())
+            .collect();
+        let mine = evs[0].tid;
+        for (t, acc) in &self.d_opts {
+            if *t == mine {
+                return true;
+            }
+            let wi = match evs.iter().position(|e| e.tid == *t) {
+                Some(k) => !evs[..k]
+                    .iter()
+                    .any(|e| conflict(&e.accesses, &evs[k].accesses)),
+                None => !evs.iter().any(|e| conflict(acc, &e.accesses)),
+            };
+            if wi {
+                return false;
+            }
+        }
+        true
+    }
+
+    /// Hand part of the remaining work to a new explorer (for another thread or
+    /// machine).  Only for explorers made with `new_splittable`/`new_shard`, and only
+    /// right after `begin()` returned true.  The unit of work is one option of the first
+    /// decision point D (a thread to schedule there, or a value of the first choice);
+    /// options are self-contained DPOR explorations (no sleep set between them at D),
+    /// and executions are reported by exactly one owner (see `owned`).  Returns None
+    /// when no option is left to give away.
+    #[allow(dead_code)] // for one proof split across threads (--jobs) or machines: not wired yet
+    pub fn split_off(&mut self) -> Option<Explorer> {
+        if !(self.in_exec && self.fresh && self.dmode) {
+            return None;
+        }
+        let dl = self.d_level?;
+        if dl >= self.stack.len() {
+            return None;
+        }
+        let idx = self.stack[dl].pending.iter().rposition(|p| !p.foreign)?;
+        let node = self.stack[dl].pending.remove(idx);
+        let mut levels: Vec<Level> = Vec::with_capacity(dl + 1);
+        for k in 0..=dl {
+            let l = &self.stack[k];
+            levels.push(Level {
+                enabled: l.enabled.clone(),
+                blocked: l.blocked.clone(),
+                sleep: l.sleep.clone(),
+                pending: vec![],
+                cur: l.cur.clone(),
+                ev: l.ev.clone(),
+                carry: vec![],
+                covered: l.covered.clone(),
+                expanded: true,
+                stoppers: l.stoppers.clone(),
+                partial: vec![],
+                nosleep: l.nosleep,
+            });
+        }
+        let pl = &mut self.stack[dl];
+        // Choice alternatives still owned by self must not be regenerated by the other.
+        let mut covered = pl.covered.clone();
+        for e in pl
+            .ev
+            .iter()
+            .chain(pl.cur.iter())
+            .chain(pl.pending.iter().map(|p| &p.ev))
+        {
+            covered.push((e.tid, e.choices.clone()));
+        }
+        pl.covered.push((node.ev.tid, node.ev.choices.clone()));
+        let top = levels.last_mut().unwrap();
+        top.covered = covered;
+        top.cur = Some(node.ev);
+        top.ev = None;
+        top.carry = node.children;
+        let mut other = Explorer::new();
+        other.stack = levels;
+        other.started = true;
+        other.prepared = true;
+        other.dmode = true;
+        other.decision_seen = true;
+        other.d_level = self.d_level;
+        other.d_opts = self.d_opts.clone();
+        Some(other)
+    }
+
+    /// The step being executed also makes `extra` (found while it ran: a thread it
+    /// started). Races are analysed at the end, so the step is seen whole.
+    pub fn amend(&mut self, extra: &[(Obj, Access)]) {
+        if !self.in_exec || self.pos == 0 {
+            return;
+        }
+        if let Some(ev) = self.stack[self.pos - 1].ev.as_mut() {
+            for a in extra {
+                if !ev.accesses.contains(a) {
+                    ev.accesses.push(*a);
+                }
+            }
+        }
+    }
+
+    /// Number of events executed so far in the current execution.
+    #[allow(dead_code)] // for one proof split across threads (--jobs) or machines: not wired yet
+    pub fn depth(&self) -> usize {
+        self.pos
+    }
+}
+
+/// Take the next (non-foreign) pending child of a level as the child to explore.
+fn take_next(lvl: &mut Level) -> bool {
+    while !lvl.pending.is_empty() {
+        let node = lvl.pending.remove(0);
+        if node.foreign {
+            continue;
+        }
+        lvl.carry = node.children;
+        lvl.cur = Some(node.ev);
+        lvl.ev = None;
+        return true;
+    }
+    false
+}
+
+/// Is thread `t` (whose next step has accesses `acc`, and, for a wakeup-tree label,
+/// the given choice prefix) a weak initial of `w`?  Some(Some(k)): its first event in
+/// w is w[k]; Some(None): t does not occur in w and is independent of all of it.
+fn weak_initial(
+    t: Tid,
+    acc: &[(Obj, Access)],
+    label: Option<(&[u32], bool)>,
+    w: &[Event],
+) -> Option<Option<usize>> {
+    if let Some(k) = w.iter().position(|e| e.tid == t) {
+        if w[..k].iter().any(|e| conflict(&e.accesses, &w[k].accesses)) {
+            return None;
+        }
+        if let Some((ch, comp)) = label
+            && !choices_compatible(ch, comp, &w[k].choices, w[k].complete)
+        {
+            return None;
+        }
+        Some(Some(k))
+    } else if w.iter().any(|e| conflict(acc, &e.accesses)) {
+        None
+    } else {
+        Some(None)
+    }
+}
+
+fn insert_list(list: &mut Vec<WuNode>, mut w: Vec<Event>, active: Option<Tid>) -> bool {
+    if w.is_empty() {
+        return false;
+    }
+    for c in list.iter_mut() {
+        if c.foreign {
+            continue;
+        }
+        if let Some(r) = weak_initial(
+            c.ev.tid,
+            &c.ev.accesses,
+            Some((&c.ev.choices, c.ev.complete)),
+            &w,
+        ) {
+            if let Some(k) = r {
+                if !c.ev.complete && (w[k].complete || w[k].choices.len() > c.ev.choices.len()) {
+                    c.ev.choices = w[k].choices.clone();
+                    c.ev.complete = w[k].complete;
+                }
+                w.remove(k);
+            }
+            if c.children.is_empty() {
+                return false; // a leaf that is a weak prefix of w: w is covered
+            }
+            return insert_list(&mut c.children, w, None);
+        }
+    }
+    // New branch: the chain w.
+    let mut chain: Option<WuNode> = None;
+    for e in w.into_iter().rev() {
+        let mut node = WuNode::leaf(e);
+        if let Some(c) = chain.take() {
+            node.children.push(c);
+        }
+        chain = Some(node);
+    }
+    let chain = chain.unwrap();
+    let t = chain.ev.tid;
+    if active == Some(t) {
+        list.insert(0, chain);
+    } else if let Some(p) = list.iter().rposition(|c| c.ev.tid == t) {
+        list.insert(p + 1, chain);
+    } else {
+        list.push(chain);
+    }
+    true
+}

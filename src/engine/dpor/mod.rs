@@ -1,0 +1,370 @@
+//! `dpor`: stalemate's own exhaustive engine, optimal dynamic partial-order reduction
+//! (source sets and wakeup trees: Abdulla, Aronis, Jonsson and Sagonas, "Source Sets: A
+//! Foundation for Optimal Dynamic Partial Order Reduction", JACM 2017) over the world's
+//! Go operations, on shuttle's runtime.
+//!
+//! `explorer` is the algorithm: a scheduler oracle that knows nothing of Go. This file
+//! is its runtime side. An event is one step of one goroutine, from a scheduling point
+//! of the world to the next; what it touches is declared at the scheduling point before
+//! it (`declare`: every object the operation names, a write each, the process's fate for
+//! every step of a census), so the explorer sees each goroutine's next step before it
+//! chooses. Goroutines and objects get ids that are the same in every execution: a
+//! goroutine is (its parent, which of its parent's children), an object is (its maker,
+//! which of its maker's objects). A goroutine's start is ordered after the step that
+//! started it (`explorer::thread_obj`). A select's choice, and every other choice, is a
+//! branch the explorer takes each way.
+
+mod explorer;
+
+pub(crate) use explorer::{Access, Explorer};
+use explorer::{Next, Obj, Tid};
+use shuttle::scheduler::{Schedule, Scheduler, Task, TaskId};
+use std::cell::{Cell, RefCell};
+use std::collections::{BTreeMap, HashMap};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+
+std::thread_local! {
+    /// A `dpor` exploration runs on this thread: shuttle runs an execution's every task
+    /// on the thread that runs its scheduler.
+    static ACTIVE: Cell<bool> = const { Cell::new(false) };
+    static RT: RefCell<Rt> = RefCell::new(Rt::default());
+}
+
+/// The runtime's view of the execution running on this thread.
+#[derive(Default)]
+struct Rt {
+    /// The stable id of each shuttle task of this execution (by task number).
+    tids: Vec<Option<Tid>>,
+    /// Per stable id, this execution: children started, objects made.
+    children: HashMap<Tid, u32>,
+    made: HashMap<Tid, u32>,
+    /// What each goroutine's next step touches, as declared at its scheduling point.
+    /// A goroutine that blocked keeps its declaration: its retry, once woken, touches
+    /// what its attempt did.
+    next: BTreeMap<Tid, Vec<(Obj, Access)>>,
+    /// Goroutines whose declared step has been taken: their next declaration starts
+    /// afresh.
+    taken: std::collections::BTreeSet<Tid>,
+    /// Objects every step reads (a census's fate).
+    everywhere: Vec<Obj>,
+    /// Stable ids across executions: (parent, child number) to id; main is 0.
+    ids: HashMap<(Tid, u32), Tid>,
+    /// Accesses the step being executed makes beyond its declaration (a goroutine it
+    /// started).
+    extra: Vec<(Obj, Access)>,
+}
+
+impl Rt {
+    fn tid(&self, task: TaskId) -> Option<Tid> {
+        self.tids.get(usize::from(task)).copied().flatten()
+    }
+
+    /// Names a task the first time it is seen: a child of the task running now.
+    fn adopt(&mut self, task: TaskId, parent: Option<TaskId>) -> Tid {
+        if let Some(t) = self.tid(task) {
+            return t;
+        }
+        let t = match parent.and_then(|p| self.tid(p)) {
+            None => 0,
+            Some(p) => {
+                let k = self.children.entry(p).or_insert(0);
+                *k += 1;
+                let n = self.ids.len() as Tid + 1;
+                let t = *self.ids.entry((p, *k)).or_insert(n);
+                // The parent's step started it: the child's first step comes after.
+                self.extra.push((explorer::thread_obj(t), Access::Release));
+                self.next
+                    .insert(t, vec![(explorer::thread_obj(t), Access::Acquire)]);
+                t
+            }
+        };
+        let i = usize::from(task);
+        if self.tids.len() <= i {
+            self.tids.resize(i + 1, None);
+        }
+        self.tids[i] = Some(t);
+        t
+    }
+
+    fn running() -> TaskId {
+        shuttle_engine::runtime::execution::ExecutionState::me()
+    }
+
+    /// A step's declaration, its objects used as `mode` says, with what every step
+    /// reads.
+    fn step(&self, t: Tid, mode: super::Mode) -> Next {
+        let how = match mode {
+            super::Mode::Write => Access::Write,
+            super::Mode::Read => Access::Read,
+            super::Mode::Acquire => Access::Acquire,
+            super::Mode::Release => Access::Release,
+        };
+        let mut a: Vec<(Obj, Access)> = self
+            .next
+            .get(&t)
+            .into_iter()
+            .flatten()
+            .map(|&(o, k)| (o, if k == Access::Write { how } else { k }))
+            .collect();
+        for &o in &self.everywhere {
+            if !a.iter().any(|x| x.0 == o) {
+                a.push((o, Access::Read));
+            }
+        }
+        a.sort_unstable();
+        a.dedup();
+        Next::new(t, a)
+    }
+}
+
+std::thread_local! {
+    /// What the world says of each goroutine's next step (`super::show_steps`).
+    static STEPS: RefCell<Option<super::Steps>> = const { RefCell::new(None) };
+}
+
+pub(crate) fn show_steps(f: super::Steps) {
+    STEPS.with(|g| *g.borrow_mut() = Some(f));
+}
+
+/// Whether `task`'s next step can go on without a wait that is no event, and how it
+/// uses its objects.
+fn look(task: TaskId) -> (bool, super::Mode) {
+    STEPS.with(|g| {
+        g.borrow()
+            .as_ref()
+            .and_then(|f| f(super::ThreadKey::Shuttle(task)))
+            .unwrap_or((true, super::Mode::Write))
+    })
+}
+
+/// Whether the running thread explores with `dpor`.
+pub(crate) fn active() -> bool {
+    ACTIVE.with(|a| a.get())
+}
+
+/// A new object, made by the running goroutine: its id in every execution.
+pub(crate) fn object() -> Obj {
+    RT.with(|rt| {
+        let mut rt = rt.borrow_mut();
+        let me = Rt::running();
+        let t = rt.adopt(me, None);
+        let k = rt.made.entry(t).or_insert(0);
+        *k += 1;
+        (u64::from(t) << 32) | u64::from(*k)
+    })
+}
+
+/// The running goroutine's next step touches `o`.
+pub(crate) fn declare(o: Obj, a: Access) {
+    RT.with(|rt| {
+        let mut rt = rt.borrow_mut();
+        let me = Rt::running();
+        let t = rt.adopt(me, None);
+        let fresh = rt.taken.remove(&t);
+        let next = rt.next.entry(t).or_default();
+        if fresh {
+            next.clear();
+        }
+        if !next.contains(&(o, a)) {
+            next.push((o, a));
+        }
+    });
+}
+
+/// The running goroutine has returned: it has no next step.
+pub(crate) fn finished() {
+    RT.with(|rt| {
+        let mut rt = rt.borrow_mut();
+        if let Some(t) = rt.tid(Rt::running()) {
+            rt.next.remove(&t);
+            rt.taken.remove(&t);
+        }
+    });
+}
+
+/// Every step reads `o` from now on (the process's fate, in a census).
+pub(crate) fn everywhere(o: Obj) {
+    RT.with(|rt| rt.borrow_mut().everywhere.push(o));
+}
+
+/// Marks the running thread's explorations as `dpor` while it lives.
+pub(crate) struct On;
+
+impl On {
+    pub(crate) fn new() -> On {
+        ACTIVE.with(|a| a.set(true));
+        On
+    }
+}
+
+impl Drop for On {
+    fn drop(&mut self) {
+        ACTIVE.with(|a| a.set(false));
+        RT.with(|rt| *rt.borrow_mut() = Rt::default());
+        STEPS.with(|g| *g.borrow_mut() = None);
+        super::CUT.with(|c| c.set(false));
+    }
+}
+
+/// The shuttle scheduler that asks the explorer.
+pub(crate) struct Dpor {
+    explorer: Explorer,
+    /// The running execution has ended for the explorer (cut short, or aborted).
+    over: bool,
+    /// The task the explorer last chose: its step is running.
+    running: Option<TaskId>,
+    started: bool,
+    /// Executions the explorer counts as its own (not cut as redundant).
+    counted: Arc<AtomicU64>,
+}
+
+impl Dpor {
+    pub(crate) fn new(explorer: Explorer, counted: Arc<AtomicU64>) -> Dpor {
+        Dpor {
+            explorer,
+            over: false,
+            running: None,
+            started: false,
+            counted,
+        }
+    }
+
+    /// The enabled goroutines' next steps, and the blocked ones'. A goroutine held at
+    /// a gate (a mutex held by another) is blocked, unless every runnable one is: then
+    /// their waits are events, and the world sees who waits for whom.
+    fn picture(&self, runnable: &[&Task], rt: &Rt) -> (Vec<Next>, Vec<Next>) {
+        let looks: Vec<(bool, super::Mode)> = runnable.iter().map(|t| look(t.id())).collect();
+        let none_open = !looks.iter().any(|l| l.0);
+        let mut enabled = Vec::new();
+        let mut held = Vec::new();
+        for (t, (open, mode)) in runnable.iter().zip(&looks) {
+            let Some(tid) = rt.tid(t.id()) else { continue };
+            let n = rt.step(tid, *mode);
+            if *open || none_open {
+                enabled.push(n);
+            } else {
+                held.push(n);
+            }
+        }
+        enabled.sort_by_key(|n| n.tid);
+        // Parked goroutines: their retry touches what their attempt did.
+        let mut blocked: Vec<Next> = rt
+            .tids
+            .iter()
+            .flatten()
+            .filter(|t| {
+                !enabled.iter().chain(&held).any(|n| n.tid == **t) && rt.next.contains_key(t)
+            })
+            .map(|&t| rt.step(t, super::Mode::Write))
+            .collect();
+        blocked.extend(held);
+        blocked.sort_by_key(|n| n.tid);
+        (enabled, blocked)
+    }
+
+    /// Ends the running execution for the explorer, with what is left to run.
+    fn finish(&mut self, enabled: &[Next], blocked: &[Next]) {
+        if self.over {
+            return;
+        }
+        self.over = true;
+        if self.explorer.end(enabled, blocked) {
+            self.counted.fetch_add(1, Relaxed);
+        }
+    }
+
+    fn cut(&mut self, enabled: &[Next], blocked: &[Next]) {
+        self.finish(enabled, blocked);
+        super::CUT.with(|c| c.set(true));
+    }
+}
+
+impl Scheduler for Dpor {
+    fn new_execution(&mut self) -> Option<Schedule> {
+        if self.started {
+            // The execution before ran to its end: every goroutine returned or unwound.
+            self.finish(&[], &[]);
+        }
+        self.started = true;
+        RT.with(|rt| {
+            let mut rt = rt.borrow_mut();
+            let ids = std::mem::take(&mut rt.ids);
+            *rt = Rt {
+                ids,
+                ..Rt::default()
+            };
+        });
+        super::CUT.with(|c| c.set(false));
+        super::BETWEEN.with(|b| b.set(false));
+        if !self.explorer.begin() {
+            return None;
+        }
+        self.over = false;
+        self.running = None;
+        Some(Schedule::new(0))
+    }
+
+    fn next_task(
+        &mut self,
+        runnable: &[&Task],
+        current: Option<TaskId>,
+        _yielding: bool,
+    ) -> Option<TaskId> {
+        let between = super::BETWEEN.with(|b| b.replace(false));
+        RT.with(|rt| {
+            let mut rt = rt.borrow_mut();
+            for t in runnable {
+                rt.adopt(t.id(), current);
+            }
+            let extra = std::mem::take(&mut rt.extra);
+            if !extra.is_empty() && !self.over {
+                self.explorer.amend(&extra);
+            }
+        });
+        if self.over {
+            // Nothing past the end is a decision: the goroutines unwind.
+            return Some(runnable[0].id());
+        }
+        let still = current.filter(|c| runnable.iter().any(|t| t.id() == *c));
+        if let Some(c) = still
+            && !between
+            && self.running.is_some()
+        {
+            // One of shuttle's own points (in `spawn`): the step goes on.
+            return Some(c);
+        }
+        // After a violation the goroutines unwind through steps of their own: in a
+        // census they read the fate the violating step wrote, and those races are what
+        // explores another violation first (see `World::fail_with`).
+        let (enabled, blocked) = RT.with(|rt| self.picture(runnable, &rt.borrow()));
+        match self.explorer.schedule(&enabled, &blocked) {
+            Some(t) => {
+                let task = runnable
+                    .iter()
+                    .find(|x| RT.with(|rt| rt.borrow().tid(x.id())) == Some(t))
+                    .map(|x| x.id())
+                    .expect("the explorer chose an enabled goroutine");
+                self.running = Some(task);
+                // The step is taken: the next one declares afresh.
+                RT.with(|rt| {
+                    rt.borrow_mut().taken.insert(t);
+                });
+                Some(task)
+            }
+            None => {
+                // Redundant from here (or another shard's): the world unwinds.
+                self.cut(&enabled, &blocked);
+                Some(runnable[0].id())
+            }
+        }
+    }
+
+    fn next_u64(&mut self) -> u64 {
+        match super::arity() {
+            0 => 0,
+            _ if self.over => 0,
+            n => self.explorer.choose(n) as u64,
+        }
+    }
+}
