@@ -30,8 +30,9 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 use std::time::Duration;
 
-/// Everything `check` can be told. `Config::default()` is loom with no preemption
-/// bound: a pass then is a proof, for the closure as written.
+/// Everything `check` can be told. `Config::default()` is `dpor`, stalemate's own
+/// exhaustive engine: a pass then is a proof, for the closure as written. loom stays
+/// as a second, independent engine (`Engine::Loom { preemption_bound: None, .. }`).
 #[derive(Clone, Debug)]
 pub struct Config {
     /// The engine and its settings (`Engine::Pct { seed, depth }` for big models).
@@ -51,10 +52,7 @@ pub struct Config {
 impl Default for Config {
     fn default() -> Config {
         Config {
-            engine: Engine::Loom {
-                preemption_bound: None,
-                max_branches: 10_000,
-            },
+            engine: Engine::Dpor,
             iterations: 1_000_000,
             max_steps: 10_000,
             time_limit: Duration::from_secs(600),

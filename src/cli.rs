@@ -72,8 +72,8 @@ enum Cmd {
         #[arg(long, value_name = "A..B", value_parser = parse_seeds, conflicts_with_all = ["junit"])]
         seeds: Option<std::ops::Range<u64>>,
     },
-    /// Runs a Go kernel without a scenario file: its main (or first test) under loom
-    /// (100,000 executions at most) and PCT (1,000 schedules), expecting a pass.
+    /// Runs a Go kernel without a scenario file: its main (or first test) under dpor
+    /// (1,000,000 executions at most) and PCT (1,000 schedules), expecting a pass.
     /// Exit codes as for run.
     Check {
         /// The kernel: a .go file.

@@ -326,7 +326,7 @@ pub fn kernel_check(path: &std::path::Path) -> Result<Scenario, ScenarioError> {
     let text = format!(
         "description = \"stalemate check: the kernel under the default engines\"\n\
          go = {name:?}\nexpect = \"pass\"\n\
-         [[engine]]\nkind = \"loom\"\niterations = 100000\n\
+         [[engine]]\nkind = \"dpor\"\niterations = 1000000\n\
          [[engine]]\nkind = \"shuttle-pct\"\nseed = 1\niterations = 1000\n"
     );
     parse(&path.display().to_string(), &text)

@@ -129,7 +129,7 @@ fn bad_scenarios_say_file_line_column_and_what_is_allowed() {
             "engine",
             format!("{BASE}expect = \"pass\"\n[[engine]]\nkind = \"tla\"\n"),
             ":5:8: unknown engine `tla`",
-            "engines: loom, shuttle-random, shuttle-pct, shuttle-dfs, shuttle-stateful, turmoil",
+            "engines: dpor, loom, shuttle-random, shuttle-pct, shuttle-dfs, shuttle-stateful, turmoil",
         ),
         (
             "seed",

@@ -103,18 +103,11 @@ fn no_line_claims_a_proof_from_an_error_or_an_empty_search() {
 #[test]
 fn an_engine_error_is_an_error_with_no_coverage_and_exit_4() {
     // A loop of ten lock pairs has more than five branches: loom gives up.
-    let dir = std::env::temp_dir().join(format!("stalemate-verdicts-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let kernel = std::fs::canonicalize("tests/kernels/sync_literals.go").unwrap();
-    let file = dir.join("branches.toml");
-    std::fs::write(
-        &file,
-        format!(
-            "go = {:?}\nexpect = \"pass\"\n[[engine]]\nkind = \"loom\"\nmax_branches = 5\n",
-            kernel.display().to_string()
-        ),
-    )
-    .unwrap();
+    let file = scenario(
+        "branches",
+        "sync_literals.go",
+        "[[engine]]\nkind = \"loom\"\nmax_branches = 5\n",
+    );
     let o = stalemate(&["run", file.to_str().unwrap()]);
     let out = text(&o);
     assert_eq!(o.status.code(), Some(4), "{out}");
@@ -153,11 +146,33 @@ fn a_search_that_completed_nothing_is_incomplete_not_a_pass() {
     );
 }
 
+/// A scenario file in a temporary directory, running `kernel` under `engines`.
+fn scenario(name: &str, kernel: &str, engines: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("stalemate-verdicts-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let kernel = std::fs::canonicalize(format!("tests/kernels/{kernel}")).unwrap();
+    let file = dir.join(format!("{name}.toml"));
+    std::fs::write(
+        &file,
+        format!(
+            "go = {:?}\nexpect = \"pass\"\n{engines}",
+            kernel.display().to_string()
+        ),
+    )
+    .unwrap();
+    file
+}
+
 /// Two channels of one name selected together: loom's groups settle at once (they
 /// used to grow forever, 100,000 restarts and no execution).
 #[test]
 fn restarts_end_for_objects_made_in_a_loop() {
-    let o = stalemate(&["check", "tests/kernels/fresh_channels.go"]);
+    let file = scenario(
+        "fresh",
+        "fresh_channels.go",
+        "[[engine]]\nkind = \"loom\"\n[[engine]]\nkind = \"dpor\"\n",
+    );
+    let o = stalemate(&["run", file.to_str().unwrap()]);
     let out = text(&o);
     assert_eq!(o.status.code(), Some(0), "{out}");
     let lines: Vec<&str> = out.lines().collect();
@@ -169,6 +184,10 @@ fn restarts_end_for_objects_made_in_a_loop() {
         lines[3],
         "   one loom point for every object named ch (selected together)"
     );
+    assert_eq!(
+        lines[4],
+        "   engine 2: dpor (optimal DPOR) -> pass (1 executions: every interleaving (proven for these parameters))"
+    );
     assert!(!out.contains("started again"), "{out}");
 }
 
@@ -177,12 +196,17 @@ fn a_correct_polling_loop_is_proven() {
     let o = stalemate(&["check", "tests/kernels/poll_ok.go"]);
     let out = text(&o);
     assert_eq!(o.status.code(), Some(0), "{out}");
-    let loom = out.lines().nth(2).unwrap_or_default();
+    let dpor = out.lines().nth(2).unwrap_or_default();
     assert!(
-        loom.starts_with("   engine 1: loom (preemption bound none, max branches 10000) -> pass (")
-            && loom.ends_with(" executions: every interleaving (proven for these parameters))"),
+        dpor.starts_with("   engine 1: dpor (optimal DPOR) -> pass (")
+            && dpor.ends_with(" executions: every interleaving (proven for these parameters))"),
         "{out}"
     );
+    // loom, the second engine, proves it too.
+    let file = scenario("poll_ok", "poll_ok.go", "[[engine]]\nkind = \"loom\"\n");
+    let o = stalemate(&["run", file.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    assert!(text(&o).contains("every interleaving (proven for these parameters)"));
     let pct = out.lines().nth(3).unwrap_or_default();
     assert_eq!(
         pct,
@@ -195,10 +219,7 @@ fn a_polling_loop_nothing_can_end_is_a_livelock_naming_the_loop() {
     let o = stalemate(&["check", "tests/kernels/poll_stuck.go"]);
     let out = text(&o);
     assert_eq!(o.status.code(), Some(1), "{out}");
-    for engine in [
-        "loom (preemption bound none, max branches 10000)",
-        "shuttle-pct (seed 1, depth 3)",
-    ] {
+    for engine in ["dpor (optimal DPOR)", "shuttle-pct (seed 1, depth 3)"] {
         assert!(
             out.contains(&format!("{engine} -> livelock (")),
             "{engine}: {out}"
@@ -291,9 +312,12 @@ fn what_the_interpreter_cannot_do_at_run_time_is_a_crash_not_a_finding() {
     let o = stalemate(&["check", "tests/kernels/wrong_field.go"]);
     let out = text(&o);
     assert_eq!(o.status.code(), Some(4), "{out}");
-    assert!(out.contains(
-        "   engine 1: loom (preemption bound none, max branches 10000) -> crash (1 executions, stopped at the violation)"
-    ), "{out}");
+    assert!(
+        out.contains(
+            "   engine 1: dpor (optimal DPOR) -> crash (1 executions, stopped at the violation)"
+        ),
+        "{out}"
+    );
     assert!(out.contains("goroutine main crashed: outside the subset stalemate interprets: B has no field or method f (wrong_field.go:11)"), "{out}");
     assert!(!out.contains("violation:panic"), "{out}");
 }
