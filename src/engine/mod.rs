@@ -182,6 +182,10 @@ pub(crate) enum Mode {
     Acquire,
     /// Releases a mutex.
     Release,
+    /// Touches nothing shared: a goroutine whose blocked operation another completed
+    /// (a hand-off) only takes its result (see `State::hand_off`); one that ends a
+    /// wait that is no operation (main waiting for the others, a poll).
+    Local,
 }
 
 /// What the world says of a goroutine's next step: whether it can go on without a

@@ -447,6 +447,12 @@ impl State {
     /// How goroutine `g`'s next step uses its objects (see `Pending`).
     pub(crate) fn mode(&self, g: Gid) -> crate::engine::Mode {
         use crate::engine::Mode;
+        let g_ = &self.gors[g];
+        // Its next step takes what was handed to it, or only ends a wait that is no
+        // operation (main waiting for the others, a poll): nothing shared.
+        if g_.handed() || g_.status == Status::Joining || matches!(g_.wait, Some(Wait::Poll(_))) {
+            return Mode::Local;
+        }
         match self.gors[g].pending {
             Some(Pending::Lock(_)) => Mode::Acquire,
             Some(Pending::Unlock(_)) => Mode::Release,

@@ -36,6 +36,8 @@ std::thread_local! {
 struct Rt {
     /// The stable id of each shuttle task of this execution (by task number).
     tids: Vec<Option<Tid>>,
+    /// The shuttle task of each stable id met this execution.
+    tasks: BTreeMap<Tid, TaskId>,
     /// Per stable id, this execution: children started, objects made.
     children: HashMap<Tid, u32>,
     made: HashMap<Tid, u32>,
@@ -84,6 +86,7 @@ impl Rt {
             self.tids.resize(i + 1, None);
         }
         self.tids[i] = Some(t);
+        self.tasks.insert(t, task);
         t
     }
 
@@ -95,7 +98,7 @@ impl Rt {
     /// reads.
     fn step(&self, t: Tid, mode: super::Mode) -> Next {
         let how = match mode {
-            super::Mode::Write => Access::Write,
+            super::Mode::Write | super::Mode::Local => Access::Write,
             super::Mode::Read => Access::Read,
             super::Mode::Acquire => Access::Acquire,
             super::Mode::Release => Access::Release,
@@ -105,6 +108,8 @@ impl Rt {
             .get(&t)
             .into_iter()
             .flatten()
+            // A hand-off's taker touches none of what its wait named.
+            .filter(|&&(_, k)| mode != super::Mode::Local || k != Access::Write)
             .map(|&(o, k)| (o, if k == Access::Write { how } else { k }))
             .collect();
         for &o in &self.everywhere {
@@ -248,15 +253,15 @@ impl Dpor {
             }
         }
         enabled.sort_by_key(|n| n.tid);
-        // Parked goroutines: their retry touches what their attempt did.
+        // Parked goroutines: their retry touches what their attempt did, unless the
+        // world says it touches nothing.
         let mut blocked: Vec<Next> = rt
-            .tids
+            .tasks
             .iter()
-            .flatten()
-            .filter(|t| {
+            .filter(|(t, _)| {
                 !enabled.iter().chain(&held).any(|n| n.tid == **t) && rt.next.contains_key(t)
             })
-            .map(|&t| rt.step(t, super::Mode::Write))
+            .map(|(&t, &task)| rt.step(t, look(task).1))
             .collect();
         blocked.extend(held);
         blocked.sort_by_key(|n| n.tid);
