@@ -268,7 +268,7 @@ impl WaitGroup {
 
     pub fn wait(&self) {
         let o = &self.0;
-        o.w.op(&[o], |st, me| {
+        o.w.marked(&[o], Pending::Wait(o.id), |st, me| {
             let name = st.label(o.id);
             if std::mem::take(&mut st.gors[me].granted) {
                 return Attempt::Done((), say!(st, "wait {name} (released at zero)"));

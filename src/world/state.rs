@@ -276,6 +276,11 @@ pub(crate) enum Pending {
     /// `WaitGroup.Done`: while it leaves the counter above zero, it commutes with every
     /// other such `Done` (a decrement; Go's `Done` returns nothing).
     Done(Oid),
+    /// `WaitGroup.Wait`: while the counter is above zero its attempt only waits to be
+    /// released at zero. Go requires an `Add` from zero to happen before a `Wait`, so
+    /// the counter cannot rise again before a waiter released at zero returns: waiting,
+    /// and trying once it is zero, are the same.
+    Wait(Oid),
 }
 
 /// What a goroutine saw at a polling loop's head: if it sees the same at the next
@@ -434,12 +439,22 @@ impl State {
         }
     }
 
-    /// Whether goroutine `g`'s next step can go on without a wait (`Pending::Lock`).
+    /// A WaitGroup's counter.
+    fn counter(&self, o: Oid) -> i64 {
+        match self.objs[o].kind {
+            ObjKind::WaitGroup { count } => count,
+            _ => unreachable!("not a WaitGroup"),
+        }
+    }
+
+    /// Whether goroutine `g`'s next step can go on without a wait that is no event
+    /// (`Pending::Lock`, `Pending::Wait`).
     pub(crate) fn open(&self, g: Gid) -> bool {
         match self.gors[g].pending {
             Some(Pending::Lock(o)) => {
                 !matches!(self.objs[o].kind, ObjKind::Mutex { holder: Some(_) })
             }
+            Some(Pending::Wait(o)) => self.counter(o) <= 0,
             _ => true,
         }
     }
@@ -447,18 +462,22 @@ impl State {
     /// How goroutine `g`'s next step uses its objects (see `Pending`).
     pub(crate) fn mode(&self, g: Gid) -> crate::engine::Mode {
         use crate::engine::Mode;
-        let g_ = &self.gors[g];
+        let me = &self.gors[g];
         // Its next step takes what was handed to it, or only ends a wait that is no
         // operation (main waiting for the others, a poll): nothing shared.
-        if g_.handed() || g_.status == Status::Joining || matches!(g_.wait, Some(Wait::Poll(_))) {
+        let waits_for_nothing =
+            me.status == Status::Joining || matches!(me.wait, Some(Wait::Poll(_)));
+        if me.handed() || waits_for_nothing {
             return Mode::Local;
         }
-        match self.gors[g].pending {
+        match me.pending {
             Some(Pending::Lock(_)) => Mode::Acquire,
             Some(Pending::Unlock(_)) => Mode::Release,
-            Some(Pending::Done(o)) if matches!(self.objs[o].kind, ObjKind::WaitGroup { count } if count >= 2) => {
-                Mode::Read
-            }
+            Some(Pending::Done(o)) if self.counter(o) >= 2 => Mode::Read,
+            // The Done that reaches zero releases the waiters; a Wait at zero is
+            // ordered after it, as a lock after an unlock (and only the waiters race).
+            Some(Pending::Done(o)) if self.counter(o) == 1 => Mode::Release,
+            Some(Pending::Wait(o)) if self.counter(o) == 0 => Mode::Acquire,
             _ => Mode::Write,
         }
     }
