@@ -464,7 +464,10 @@ fn explore_in(
 /// if the replay ends otherwise.
 fn retell(model: ModelFn, quiet: &Finding, bounds: &Bounds) -> Result<Option<Finding>, String> {
     let loud = replay(model, quiet.schedule(), bounds)?;
-    let (q, l) = (quiet.violation(), loud.violation());
+    let Some(l) = loud.run.violation.as_ref() else {
+        return Ok(None);
+    };
+    let q = quiet.violation();
     if (q.property.key(), &q.message) != (l.property.key(), &l.message) {
         return Ok(None);
     }

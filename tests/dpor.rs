@@ -175,6 +175,38 @@ fn a_held_mutex_keeps_its_locker_back_and_loses_nothing() {
     assert!(dfs.explored.executions > dpor.explored.executions);
 }
 
+/// main takes m1 then waits on a Cond whose locker (m0) it does not hold: Go's fault.
+/// If g1 takes m1 first and blocks holding it, main waits for m1 forever: a deadlock.
+/// Both are reached (found by the 5,000-program campaign).
+#[test]
+fn an_unlock_of_an_unlocked_mutex_is_no_release() {
+    let model: ModelFn = Arc::new(|go: &Go| {
+        let (m0, m1) = (go.mutex("m0"), go.mutex("m1"));
+        let cond = go.cond("cond", &m0);
+        let c = go.chan::<u8>("c0", 0);
+        let m1b = m1.clone();
+        go.go("g1", move |_| {
+            m1b.lock();
+            c.send(1);
+            m1b.unlock();
+        });
+        m1.lock();
+        cond.wait();
+        m1.unlock();
+    });
+    let (_, dpor) = same_as_dfs(model);
+    assert!(
+        dpor.violations.contains("deadlock"),
+        "{:?}",
+        dpor.violations
+    );
+    assert!(
+        dpor.violations.contains("fault:unlock-of-unlocked-mutex"),
+        "{:?}",
+        dpor.violations
+    );
+}
+
 /// An AB/BA deadlock behind held mutexes: found, as DFS finds it.
 #[test]
 fn a_lock_order_deadlock_is_reached() {

@@ -236,6 +236,25 @@ fn a_polling_loop_nothing_can_end_is_a_livelock_naming_the_loop() {
         "  main in main at poll_stuck.go:20 waits for a change to what it polls in the loop at poll_stuck.go:16 (its last round read the same and changed nothing)"
     ), "{report}");
     assert!(report.contains("polls in the loop at poll_stuck.go:16: nothing changed in its last round, waits for another goroutine to move"), "{report}");
+    // Its replay takes the same polls at the same steps: the same report, byte for byte.
+    let replay = out
+        .lines()
+        .find(|l| l.trim_start().starts_with("stalemate replay "))
+        .expect("a replay line")
+        .trim()
+        .to_string();
+    let args: Vec<&str> = replay.split_whitespace().skip(1).collect();
+    let again = stalemate(&args);
+    assert_eq!(again.status.code(), Some(0), "{}", text(&again));
+    let first = out
+        .split("\n\n")
+        .find(|b| b.contains(&replay))
+        .unwrap_or_default();
+    assert!(
+        text(&again).contains(first.trim_start_matches('\n').lines().next().unwrap_or("x")),
+        "{}",
+        text(&again)
+    );
 }
 
 /// A model's polling loop, with `Go::spin`: proven when the flag is set, a livelock

@@ -50,14 +50,11 @@ impl Point {
 
     /// The point every step of a census reads and a violation writes (see
     /// `World::fail_with`), for the engines that reduce: loom and dpor.
+    /// (`dpor` needs none: it stops an execution at its violation, `dpor::aborted`.)
     pub(crate) fn fate(kind: Kind) -> Option<Point> {
         match Point::new(kind) {
-            Point::Shuttle => None,
-            Point::Dpor(o) => {
-                dpor::everywhere(o);
-                Some(Point::Dpor(o))
-            }
-            p => Some(p),
+            Point::Loom(p) => Some(Point::Loom(p)),
+            _ => None,
         }
     }
 
@@ -105,6 +102,21 @@ pub(crate) fn touch<'a>(kind: Kind, points: impl Iterator<Item = &'a Point>) {
     for p in points {
         p.touch();
     }
+}
+
+/// The running goroutine's step has decided something from the whole world's state
+/// (a poll that found nothing changed since its last round): an engine that reduces
+/// must order it against every other step.
+pub(crate) fn observed_all(kind: Kind) {
+    if kind == Kind::Shuttle && dpor::active() {
+        dpor::observed_all();
+    }
+}
+
+/// The execution is aborted (a violation): an engine that reduces explores nothing
+/// after it.
+pub(crate) fn aborted() {
+    dpor::aborted();
 }
 
 /// Whether the engine cuts executions short (`redundant`): loom's sleep sets, the

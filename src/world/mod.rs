@@ -275,7 +275,7 @@ impl World {
         r
     }
 
-    /// `op`; `moves`: reaching it is a move (see `State::moves`), as every operation
+    /// `op`; `moves`: taking it is a move (see `State::moves`), as every operation
     /// but a poll's own wait is.
     fn step<R>(
         &self,
@@ -291,14 +291,7 @@ impl World {
             // changed the shared state touched the object then, and made this one's
             // happens-before update (`State::hand_off`). Its step reads and writes only its
             // own fields, so it touches no object.
-            let handed = self.flush_reading(|st| {
-                // What the goroutine wrote since its last operation may be what a poll
-                // waits for: the move wakes it, before this step's scheduling point.
-                if std::mem::take(&mut moves) {
-                    st.moved(me);
-                }
-                st.gors[me].handed()
-            });
+            let handed = self.flush_reading(|st| st.gors[me].handed());
             // Under shuttle a touch is only a scheduling point, and a woken goroutine's
             // retry has just had one: the switch that ran it. loom needs the access.
             let switched = woken && self.kind == Kind::Shuttle;
@@ -318,6 +311,12 @@ impl World {
             if st.aborted {
                 drop(st);
                 unwind();
+            }
+            // Taking a step is a move: what the goroutine wrote since its last one may be
+            // what a poll waits for. Counted here, where the step is taken (a replay
+            // takes it at the same place), not where the goroutine reached it.
+            if std::mem::take(&mut moves) {
+                st.moved(me);
             }
             st.observed = 0;
             match attempt(&mut st, me) {
@@ -410,6 +409,8 @@ impl World {
         if !idle {
             return;
         }
+        // Idle was decided from every other goroutine's moves and the world's shape.
+        engine::observed_all(self.kind);
         let site = name();
         let mut waited = false;
         self.step(me, false, &[], |st, _| {

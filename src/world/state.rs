@@ -396,8 +396,8 @@ pub(crate) struct State {
     pub unchecked: bool,
     /// Histories and value tags are kept (`World::prints`).
     pub prints: bool,
-    /// Moves of every goroutine so far: a move is reaching an operation (the point
-    /// where the goroutine's plain writes since its last one become visible) or the end.
+    /// Moves of every goroutine so far: a move is taking an operation's step (where the
+    /// goroutine's plain writes since its last one are sure to be visible) or ending.
     pub moves: u64,
     /// Values that ever entered a channel or a variable: a poll's own writes.
     pub puts: u64,
@@ -472,7 +472,13 @@ impl State {
         }
         match me.pending {
             Some(Pending::Lock(_)) => Mode::Acquire,
-            Some(Pending::Unlock(_)) => Mode::Release,
+            // An unlock releases the lock someone took; an unlock of an unlocked mutex
+            // is a fault that releases nothing, so no lock is ordered after it.
+            Some(Pending::Unlock(o))
+                if matches!(self.objs[o].kind, ObjKind::Mutex { holder: Some(_) }) =>
+            {
+                Mode::Release
+            }
             Some(Pending::Done(o)) if self.counter(o) >= 2 => Mode::Read,
             // The Done that reaches zero releases the waiters; a Wait at zero is
             // ordered after it, as a lock after an unlock (and only the waiters race).
@@ -735,6 +741,7 @@ impl State {
     /// Aborts the execution: everyone waiting wakes and unwinds.
     pub(crate) fn abort(&mut self) {
         self.aborted = true;
+        crate::engine::aborted();
         for g in 0..self.gors.len() {
             self.wake(g);
         }

@@ -46,7 +46,8 @@ pub fn thread_obj(t: Tid) -> Obj {
 
 /// Pseudo object of a sleep-set entry for a step that stopped the execution: it
 /// disabled every other thread, so it is dependent with every step.
-const ANY: Obj = u64::MAX - 1;
+/// An object every access conflicts with.
+pub const ANY: Obj = u64::MAX - 1;
 
 fn conflict(a: &[(Obj, Access)], b: &[(Obj, Access)]) -> bool {
     if a.iter().chain(b.iter()).any(|x| x.0 == ANY) {
@@ -642,7 +643,6 @@ impl Explorer {
     /// violation).  `enabled`/`blocked` are the pending steps of live threads.  The
     /// last step is treated as dependent with every pending step (it disabled them),
     /// so every way of running pending steps before the stop is explored.
-    #[allow(dead_code)] // for one proof split across threads (--jobs) or machines: not wired yet
     pub fn stop(&mut self, enabled: &[Next], blocked: &[Next]) -> bool {
         self.finish(enabled, blocked, true)
     }

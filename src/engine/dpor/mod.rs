@@ -6,9 +6,9 @@
 //! `explorer` is the algorithm: a scheduler oracle that knows nothing of Go. This file
 //! is its runtime side. An event is one step of one goroutine, from a scheduling point
 //! of the world to the next; what it touches is declared at the scheduling point before
-//! it (`declare`: every object the operation names, a write each, the process's fate for
-//! every step of a census), so the explorer sees each goroutine's next step before it
-//! chooses. Goroutines and objects get ids that are the same in every execution: a
+//! it (`declare`: every object the operation names; how it uses each, the world says:
+//! `super::Mode`), so the explorer sees each goroutine's next step before it chooses. A
+//! step that breaks a property stops the execution there (`Explorer::stop`). Goroutines and objects get ids that are the same in every execution: a
 //! goroutine is (its parent, which of its parent's children), an object is (its maker,
 //! which of its maker's objects). A goroutine's start is ordered after the step that
 //! started it (`explorer::thread_obj`). A select's choice, and every other choice, is a
@@ -48,13 +48,13 @@ struct Rt {
     /// Goroutines whose declared step has been taken: their next declaration starts
     /// afresh.
     taken: std::collections::BTreeSet<Tid>,
-    /// Objects every step reads (a census's fate).
-    everywhere: Vec<Obj>,
     /// Stable ids across executions: (parent, child number) to id; main is 0.
     ids: HashMap<(Tid, u32), Tid>,
     /// Accesses the step being executed makes beyond its declaration (a goroutine it
     /// started).
     extra: Vec<(Obj, Access)>,
+    /// The step being executed broke a property: the execution stops there.
+    aborted: bool,
 }
 
 impl Rt {
@@ -94,8 +94,7 @@ impl Rt {
         shuttle_engine::runtime::execution::ExecutionState::me()
     }
 
-    /// A step's declaration, its objects used as `mode` says, with what every step
-    /// reads.
+    /// A step's declaration, its objects used as `mode` says.
     fn step(&self, t: Tid, mode: super::Mode) -> Next {
         let how = match mode {
             super::Mode::Write | super::Mode::Local => Access::Write,
@@ -112,11 +111,6 @@ impl Rt {
             .filter(|&&(_, k)| mode != super::Mode::Local || k != Access::Write)
             .map(|&(o, k)| (o, if k == Access::Write { how } else { k }))
             .collect();
-        for &o in &self.everywhere {
-            if !a.iter().any(|x| x.0 == o) {
-                a.push((o, Access::Read));
-            }
-        }
         a.sort_unstable();
         a.dedup();
         Next::new(t, a)
@@ -188,9 +182,17 @@ pub(crate) fn finished() {
     });
 }
 
-/// Every step reads `o` from now on (the process's fate, in a census).
-pub(crate) fn everywhere(o: Obj) {
-    RT.with(|rt| rt.borrow_mut().everywhere.push(o));
+/// The running goroutine's step has looked at the whole world (a poll that found
+/// nothing changed, and waits: `World::poll`): it conflicts with every other step.
+pub(crate) fn observed_all() {
+    RT.with(|rt| rt.borrow_mut().extra.push((explorer::ANY, Access::Read)));
+}
+
+/// The step being executed aborted the execution (a violation).
+pub(crate) fn aborted() {
+    if active() {
+        RT.with(|rt| rt.borrow_mut().aborted = true);
+    }
 }
 
 /// Marks the running thread's explorations as `dpor` while it lives.
@@ -219,6 +221,8 @@ pub(crate) struct Dpor {
     over: bool,
     /// The task the explorer last chose: its step is running.
     running: Option<TaskId>,
+    /// What the others' next steps were when it was chosen: still theirs while it runs.
+    last: (Vec<Next>, Vec<Next>),
     started: bool,
     /// Executions the explorer counts as its own (not cut as redundant).
     counted: Arc<AtomicU64>,
@@ -230,6 +234,7 @@ impl Dpor {
             explorer,
             over: false,
             running: None,
+            last: (Vec::new(), Vec::new()),
             started: false,
             counted,
         }
@@ -339,9 +344,20 @@ impl Scheduler for Dpor {
             // One of shuttle's own points (in `spawn`): the step goes on.
             return Some(c);
         }
-        // After a violation the goroutines unwind through steps of their own: in a
-        // census they read the fate the violating step wrote, and those races are what
-        // explores another violation first (see `World::fail_with`).
+        if RT.with(|rt| rt.borrow().aborted) {
+            // The step just taken broke a property: the execution stops after it, with
+            // the others' next steps as they were (the explorer then explores every
+            // order of them before it: another violation first, in a census).
+            let me = RT.with(|rt| self.running.and_then(|t| rt.borrow().tid(t)));
+            let (mut e, mut b) = std::mem::take(&mut self.last);
+            e.retain(|n| Some(n.tid) != me);
+            b.retain(|n| Some(n.tid) != me);
+            self.over = true;
+            if self.explorer.stop(&e, &b) {
+                self.counted.fetch_add(1, Relaxed);
+            }
+            return Some(runnable[0].id());
+        }
         let (enabled, blocked) = RT.with(|rt| self.picture(runnable, &rt.borrow()));
         match self.explorer.schedule(&enabled, &blocked) {
             Some(t) => {
@@ -351,6 +367,7 @@ impl Scheduler for Dpor {
                     .map(|x| x.id())
                     .expect("the explorer chose an enabled goroutine");
                 self.running = Some(task);
+                self.last = (enabled, blocked);
                 // The step is taken: the next one declares afresh.
                 RT.with(|rt| {
                     rt.borrow_mut().taken.insert(t);
