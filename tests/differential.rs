@@ -18,10 +18,12 @@ use proptest::test_runner::{Config, RngSeed, TestRunner};
 use stalemate::TimeMode;
 use stalemate::explore::{Bounds, Census, Engine, ModelFn, census, explore};
 use stalemate::go::{Chan, Cond, Data, Go, Mutex, Once, RwMutex, TryRecv, Var, WaitGroup};
-use std::collections::BTreeSet;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 use std::time::Duration;
+mod common;
+
+use common::unwaited;
 
 /// One Go statement of a generated program. Channel 2 is the timer's channel when the
 /// program has a timer (`t := time.After(d)`), else channel 0; channel 3 is nil.
@@ -482,66 +484,6 @@ fn dpor_agrees(p: &Program, dfs: &Census) -> Result<(), String> {
         ));
     }
     Ok(())
-}
-
-/// Outcomes as a goroutine can tell them apart: without the steps of an attempt that
-/// waited for a mutex or a WaitGroup (`lock m0: held by g1, waits`, `wait wg: counter
-/// 2, waits`), with a released Wait as any Wait, and without the counter a `Done`
-/// left (Go's `Done` returns nothing; reports print it). dpor keeps a lock attempt back
-/// until the mutex is free (`Pending::Lock`) and lets Dones above zero commute
-/// (`Pending::Done`), so it never takes some of those steps in some orders.
-fn unwaited(outcomes: &BTreeSet<String>) -> BTreeSet<String> {
-    outcomes
-        .iter()
-        .map(|o| {
-            o.lines()
-                .map(|l| {
-                    let (who, steps) = l.split_once(": ").unwrap_or((l, ""));
-                    let kept: Vec<String> = steps
-                        .split(" / ")
-                        .filter(|s| {
-                            !(s.ends_with(", waits")
-                                && (s.starts_with("lock ") || s.starts_with("wait ")))
-                        })
-                        .map(|s| {
-                            let s = s.replace(" (released at zero)", "");
-                            match s.find(" (counter ") {
-                                Some(i) if s.starts_with("done ") => s[..i].to_string(),
-                                _ => s,
-                            }
-                        })
-                        .collect();
-                    format!("{who}: {}", one_round(kept).join(" / "))
-                })
-                .collect::<Vec<_>>()
-                .join("\n")
-        })
-        .collect()
-}
-
-/// A goroutine's steps with each run of identical polling rounds (up to four steps
-/// each, and a poll's own wait) as one round: how many times a polling loop went round
-/// before it saw what it waited for is no behaviour (Go's scheduler decides it), and
-/// each engine stops a round that saw nothing new at a different count
-/// (`World::poll`).
-fn one_round(steps: Vec<String>) -> Vec<String> {
-    let mut steps: Vec<String> = steps
-        .into_iter()
-        .filter(|s| {
-            !s.starts_with("polls in the loop at ") && !s.starts_with("polls again in the loop at ")
-        })
-        .collect();
-    for len in 1..=4 {
-        let mut i = 0;
-        while i + 2 * len <= steps.len() {
-            if steps[i..i + len] == steps[i + len..i + 2 * len] {
-                steps.drain(i + len..i + 2 * len);
-            } else {
-                i += 1;
-            }
-        }
-    }
-    steps
 }
 
 /// Loom and DFS agree on `p`; the error says how they differ.

@@ -4,9 +4,11 @@
 
 use stalemate::explore::{Bounds, Census, Engine, ModelFn, census};
 use stalemate::go::Go;
-use std::collections::BTreeSet;
 use std::sync::Arc;
 use std::time::Duration;
+mod common;
+
+use common::unwaited;
 
 fn bounds() -> Bounds {
     Bounds {
@@ -111,41 +113,6 @@ fn same_as_dfs(model: ModelFn) -> (Census, Census) {
     assert_eq!(dfs.violations, dpor.violations);
     assert_eq!(unwaited(&dfs.outcomes), unwaited(&dpor.outcomes));
     (dfs, dpor)
-}
-
-/// Outcomes as a goroutine can tell them apart: without the steps of an attempt that
-/// waited for a mutex or a WaitGroup (`lock m0: held by g1, waits`, `wait wg: counter
-/// 2, waits`), with a released Wait as any Wait, and without the counter a `Done`
-/// left (Go's `Done` returns nothing; reports print it). dpor keeps a lock attempt back
-/// until the mutex is free (`Pending::Lock`) and lets Dones above zero commute
-/// (`Pending::Done`), so it never takes some of those steps in some orders.
-fn unwaited(outcomes: &BTreeSet<String>) -> BTreeSet<String> {
-    outcomes
-        .iter()
-        .map(|o| {
-            o.lines()
-                .map(|l| {
-                    let (who, steps) = l.split_once(": ").unwrap_or((l, ""));
-                    let kept: Vec<String> = steps
-                        .split(" / ")
-                        .filter(|s| {
-                            !(s.ends_with(", waits")
-                                && (s.starts_with("lock ") || s.starts_with("wait ")))
-                        })
-                        .map(|s| {
-                            let s = s.replace(" (released at zero)", "");
-                            match s.find(" (counter ") {
-                                Some(i) if s.starts_with("done ") => s[..i].to_string(),
-                                _ => s,
-                            }
-                        })
-                        .collect();
-                    format!("{who}: {}", kept.join(" / "))
-                })
-                .collect::<Vec<_>>()
-                .join("\n")
-        })
-        .collect()
 }
 
 /// A contended lock: dpor keeps the second locker back while the mutex is held (its

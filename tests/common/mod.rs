@@ -1,8 +1,10 @@
 //! What the command-line tests share: running the binary from the crate's root.
 
+use std::collections::BTreeSet;
 use std::process::{Command, Output};
 
 /// Runs `stalemate` with `args` in the crate's root.
+#[allow(dead_code)] // not every test crate runs the binary
 pub fn stalemate(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_stalemate"))
         .args(args)
@@ -19,4 +21,66 @@ pub fn text(o: &Output) -> String {
         String::from_utf8_lossy(&o.stdout),
         String::from_utf8_lossy(&o.stderr)
     )
+}
+
+/// Outcomes as a goroutine can tell them apart: without the steps of an attempt that
+/// waited for a mutex or a WaitGroup (`lock m0: held by g1, waits`, `wait wg: counter
+/// 2, waits`), with a released Wait as any Wait, and without the counter a `Done`
+/// left (Go's `Done` returns nothing; reports print it). dpor keeps a lock attempt back
+/// until the mutex is free (`Pending::Lock`) and lets Dones above zero commute
+/// (`Pending::Done`), so it never takes some of those steps in some orders.
+#[allow(dead_code)] // not every test crate compares outcomes
+pub fn unwaited(outcomes: &BTreeSet<String>) -> BTreeSet<String> {
+    outcomes
+        .iter()
+        .map(|o| {
+            o.lines()
+                .map(|l| {
+                    let (who, steps) = l.split_once(": ").unwrap_or((l, ""));
+                    let kept: Vec<String> = steps
+                        .split(" / ")
+                        .filter(|s| {
+                            !(s.ends_with(", waits")
+                                && (s.starts_with("lock ") || s.starts_with("wait ")))
+                        })
+                        .map(|s| {
+                            let s = s.replace(" (released at zero)", "");
+                            match s.find(" (counter ") {
+                                Some(i) if s.starts_with("done ") => s[..i].to_string(),
+                                _ => s,
+                            }
+                        })
+                        .collect();
+                    format!("{who}: {}", one_round(kept).join(" / "))
+                })
+                .collect::<Vec<_>>()
+                .join("\n")
+        })
+        .collect()
+}
+
+/// A goroutine's steps with each run of identical polling rounds (up to four steps
+/// each, and a poll's own wait) as one round: how many times a polling loop went round
+/// before it saw what it waited for is no behaviour (Go's scheduler decides it), and
+/// each engine stops a round that saw nothing new at a different count
+/// (`World::poll`).
+#[allow(dead_code)]
+fn one_round(steps: Vec<String>) -> Vec<String> {
+    let mut steps: Vec<String> = steps
+        .into_iter()
+        .filter(|s| {
+            !s.starts_with("polls in the loop at ") && !s.starts_with("polls again in the loop at ")
+        })
+        .collect();
+    for len in 1..=4 {
+        let mut i = 0;
+        while i + 2 * len <= steps.len() {
+            if steps[i..i + len] == steps[i + len..i + 2 * len] {
+                steps.drain(i + len..i + 2 * len);
+            } else {
+                i += 1;
+            }
+        }
+    }
+    steps
 }
