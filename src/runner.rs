@@ -116,7 +116,8 @@ impl EngineRun {
                 Engine::Loom {
                     preemption_bound: None,
                     ..
-                },
+                }
+                | Engine::Dpor,
             ) => {
                 format!("{n}: every interleaving (proven for these parameters)")
             }
@@ -131,9 +132,6 @@ impl EngineRun {
             }
             (Stop::Iterations, Engine::Turmoil(_)) => {
                 format!("{runs} seeds, each simulated until its clients finished")
-            }
-            (Stop::Exhausted, Engine::Dpor) => {
-                format!("{n}: every interleaving (proven for these parameters)")
             }
             (Stop::Exhausted, Engine::Stateful) => {
                 format!("{n}: every reachable state (proven for these parameters)")

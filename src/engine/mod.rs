@@ -49,8 +49,8 @@ impl Point {
     }
 
     /// The point every step of a census reads and a violation writes (see
-    /// `World::fail_with`), for the engines that reduce: loom and dpor.
-    /// (`dpor` needs none: it stops an execution at its violation, `dpor::aborted`.)
+    /// `World::fail_with`): loom's. `dpor` needs none: it stops an execution at its
+    /// violation (`dpor::aborted`).
     pub(crate) fn fate(kind: Kind) -> Option<Point> {
         match Point::new(kind) {
             Point::Loom(p) => Some(Point::Loom(p)),
@@ -63,7 +63,7 @@ impl Point {
         match self {
             Point::Loom(p) => p.read(),
             Point::Shuttle => switch_between(),
-            // Declared with every step (`Point::fate`), the one point that is read.
+            // Only a census's fate is read, and dpor has none (`Point::fate`).
             Point::Dpor(_) => {}
         }
     }

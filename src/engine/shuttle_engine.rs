@@ -145,9 +145,7 @@ pub(crate) fn explore(
                 Some((k, n)) => super::dpor::Explorer::new_shard(*k, *n),
                 None => super::dpor::Explorer::new(),
             };
-            let counted = Arc::new(std::sync::atomic::AtomicU64::new(0));
-            let sched = super::dpor::Dpor::new(explorer, counted.clone());
-            run(sched, true, budget, body)
+            run(super::dpor::Dpor::new(explorer), true, budget, body)
         }
     }
 }

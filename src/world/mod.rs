@@ -256,7 +256,7 @@ impl World {
         attempt: impl FnMut(&mut State, Gid) -> Attempt<R>,
     ) -> R {
         let me = self.me();
-        self.step(me, true, objs, attempt)
+        self.step(me, true, None, objs, attempt)
     }
 
     /// `op`, saying what it is (`Pending`) while it is under way, so that an engine
@@ -269,18 +269,16 @@ impl World {
         attempt: impl FnMut(&mut State, Gid) -> Attempt<R>,
     ) -> R {
         let me = self.me();
-        self.lock().gors[me].pending = Some(pending);
-        let r = self.step(me, true, objs, attempt);
-        self.lock().gors[me].pending = None;
-        r
+        self.step(me, true, Some(pending), objs, attempt)
     }
 
     /// `op`; `moves`: taking it is a move (see `State::moves`), as every operation
-    /// but a poll's own wait is.
+    /// but a poll's own wait is; `pending`: what it is while under way (`marked`).
     fn step<R>(
         &self,
         me: Gid,
         mut moves: bool,
+        pending: Option<Pending>,
         objs: &[&Obj],
         mut attempt: impl FnMut(&mut State, Gid) -> Attempt<R>,
     ) -> R {
@@ -291,7 +289,11 @@ impl World {
             // changed the shared state touched the object then, and made this one's
             // happens-before update (`State::hand_off`). Its step reads and writes only its
             // own fields, so it touches no object.
-            let handed = self.flush_reading(|st| st.gors[me].handed());
+            let handed = self.flush_reading(|st| {
+                // Said before the scheduling point, where an engine asks.
+                st.gors[me].pending = pending;
+                st.gors[me].handed()
+            });
             // Under shuttle a touch is only a scheduling point, and a woken goroutine's
             // retry has just had one: the switch that ran it. loom needs the access.
             let switched = woken && self.kind == Kind::Shuttle;
@@ -321,6 +323,7 @@ impl World {
             st.observed = 0;
             match attempt(&mut st, me) {
                 Attempt::Done(r, text) => {
+                    st.gors[me].pending = None;
                     let seen = std::mem::take(&mut st.observed);
                     // Every completed operation moves the goroutine on, even one that
                     // returns nothing: its history counts it.
@@ -413,7 +416,7 @@ impl World {
         engine::observed_all(self.kind);
         let site = name();
         let mut waited = false;
-        self.step(me, false, &[], |st, _| {
+        self.step(me, false, None, &[], |st, _| {
             if std::mem::replace(&mut waited, true) {
                 return Attempt::Done((), say!(st, "polls again in the loop at {site}: another goroutine moved"));
             }

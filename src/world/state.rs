@@ -492,14 +492,22 @@ impl State {
     pub(crate) fn moved(&mut self, me: Gid) {
         self.moves += 1;
         self.gors[me].moves += 1;
+        self.wake_polls(Some(me));
+    }
+
+    /// Wakes every goroutine waiting in a poll but `mover`; true if it woke one.
+    fn wake_polls(&mut self, mover: Option<Gid>) -> bool {
         if self.polling == 0 {
-            return;
+            return false;
         }
+        let mut woke = false;
         for g in 0..self.gors.len() {
-            if g != me && matches!(self.gors[g].wait, Some(Wait::Poll(_))) {
+            if Some(g) != mover && matches!(self.gors[g].wait, Some(Wait::Poll(_))) {
                 self.wake(g);
+                woke = true;
             }
         }
+        woke
     }
 
     /// A new object, made by goroutine `by`, which learns its identity.
@@ -817,14 +825,7 @@ impl State {
                 woke |= self.fire_timer(o);
             }
             // A timer firing is a move that a poll may be waiting for.
-            if self.polling > 0 {
-                for g in 0..self.gors.len() {
-                    if matches!(self.gors[g].wait, Some(Wait::Poll(_))) {
-                        self.wake(g);
-                        woke = true;
-                    }
-                }
-            }
+            woke |= self.wake_polls(None);
             for g in 0..self.gors.len() {
                 if sleeping(&self.gors[g]) == Some(next) {
                     self.gors[g].granted = true;

@@ -21,8 +21,6 @@ use explorer::{Next, Obj, Tid};
 use shuttle::scheduler::{Schedule, Scheduler, Task, TaskId};
 use std::cell::{Cell, RefCell};
 use std::collections::{BTreeMap, HashMap};
-use std::sync::Arc;
-use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
 std::thread_local! {
     /// A `dpor` exploration runs on this thread: shuttle runs an execution's every task
@@ -224,19 +222,16 @@ pub(crate) struct Dpor {
     /// What the others' next steps were when it was chosen: still theirs while it runs.
     last: (Vec<Next>, Vec<Next>),
     started: bool,
-    /// Executions the explorer counts as its own (not cut as redundant).
-    counted: Arc<AtomicU64>,
 }
 
 impl Dpor {
-    pub(crate) fn new(explorer: Explorer, counted: Arc<AtomicU64>) -> Dpor {
+    pub(crate) fn new(explorer: Explorer) -> Dpor {
         Dpor {
             explorer,
             over: false,
             running: None,
             last: (Vec::new(), Vec::new()),
             started: false,
-            counted,
         }
     }
 
@@ -279,9 +274,7 @@ impl Dpor {
             return;
         }
         self.over = true;
-        if self.explorer.end(enabled, blocked) {
-            self.counted.fetch_add(1, Relaxed);
-        }
+        self.explorer.end(enabled, blocked);
     }
 
     fn cut(&mut self, enabled: &[Next], blocked: &[Next]) {
@@ -353,9 +346,7 @@ impl Scheduler for Dpor {
             e.retain(|n| Some(n.tid) != me);
             b.retain(|n| Some(n.tid) != me);
             self.over = true;
-            if self.explorer.stop(&e, &b) {
-                self.counted.fetch_add(1, Relaxed);
-            }
+            self.explorer.stop(&e, &b);
             return Some(runnable[0].id());
         }
         let (enabled, blocked) = RT.with(|rt| self.picture(runnable, &rt.borrow()));
