@@ -34,6 +34,7 @@ fn bounds_in(n: u64, time: TimeMode) -> Bounds {
         max_executions: n,
         max_steps: 10_000,
         time_limit: Duration::from_secs(600),
+        ..Bounds::default()
     }
 }
 

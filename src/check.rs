@@ -87,11 +87,14 @@ fn scenario(cfg: &Config, f: ModelFn) -> Scenario {
         engines: vec![EngineSpec {
             engine: cfg.engine.clone(),
             iterations: cfg.iterations,
+            split: crate::engine::DPOR_SPLIT,
         }],
         max_steps: cfg.max_steps,
         time_limit: cfg.time_limit,
         check_races: cfg.check_races,
         time: cfg.time,
+        threads: 1,
+        part: None,
     }
 }
 

@@ -2,6 +2,7 @@
 //! library module, so a downstream crate's binary gets the same CLI for its own models:
 //! `fn main() -> ExitCode { crate::cli::main(&[&MY_MODEL]) }`.
 
+use crate::explore::Engine;
 use crate::models::Model;
 use crate::runner::{self, EngineRun, Verdict};
 use crate::scenario::{self, Scenario, ScenarioError};
@@ -55,12 +56,15 @@ enum Cmd {
         /// DIR/<scenario>-<engine>.dot (Graphviz).
         #[arg(long, value_name = "DIR")]
         graph: Option<PathBuf>,
-        /// Scenario × engine runs in parallel (default: the machine's cores). The
+        /// Threads (default: the machine's cores): scenario × engine runs in parallel,
+        /// and when there are fewer runs than threads, a dpor run on several. The
         /// output's order and bytes do not depend on it.
         #[arg(long)]
         jobs: Option<usize>,
         /// Run only shard K of N (1-based): the runs whose position in the sorted list
-        /// of scenario × engine runs is K modulo N. Every run is in exactly one shard.
+        /// of scenario × engine runs is K modulo N, and part K of N of every dpor run's
+        /// tree (every shard runs each dpor run, on its own part). Every run, and every
+        /// part of a dpor tree, is in exactly one shard.
         #[arg(long, value_name = "K/N", value_parser = parse_shard)]
         shard: Option<(usize, usize)>,
         /// Instead of the scenarios' own seeds, run each seeded engine (shuttle-random,
@@ -225,7 +229,7 @@ pub fn main(models: &[&'static Model]) -> ExitCode {
                 format: Format::Text,
                 junit: None,
                 graph: None,
-                jobs: 1,
+                jobs: cores(),
                 shard: None,
             },
         ),
@@ -352,19 +356,24 @@ fn run_with_progress(s: &Scenario, i: usize) -> EngineRun {
 }
 
 /// The scenario × engine runs of this shard, in order: (scenario index, engine number).
+/// Every shard has every dpor run: those are split by their trees (`Scenario::part`).
 fn plan_runs(scenarios: &[Scenario], shard: Option<(usize, usize)>) -> Vec<(usize, usize)> {
     let all = scenarios
         .iter()
         .enumerate()
         .flat_map(|(si, s)| (1..=s.engines.len()).map(move |e| (si, e)));
-    match shard {
-        None => all.collect(),
-        Some((k, n)) => all
-            .enumerate()
-            .filter(|(i, _)| i % n == k - 1)
-            .map(|(_, r)| r)
-            .collect(),
-    }
+    let Some((k, n)) = shard else {
+        return all.collect();
+    };
+    let dpor = |&(si, e): &(usize, usize)| scenarios[si].engines[e - 1].engine == Engine::Dpor;
+    let mut others = 0;
+    all.filter(|r| {
+        dpor(r) || {
+            others += 1;
+            (others - 1) % n == k - 1
+        }
+    })
+    .collect()
 }
 
 /// Runs `runs` on `jobs` threads and hands each result to `emit` in the order of
@@ -411,17 +420,23 @@ fn execute(
 }
 
 fn run(paths: Vec<PathBuf>, opts: &RunOpts) -> ExitCode {
-    let scenarios = match load_all(paths) {
+    let mut scenarios = match load_all(paths) {
         Ok(s) => s,
         Err(code) => return ExitCode::from(code),
     };
     let runs = plan_runs(&scenarios, opts.shard);
+    // Threads the runs leave idle go to each dpor run.
+    let threads = (opts.jobs / opts.jobs.min(runs.len()).max(1)).max(1);
+    for s in &mut scenarios {
+        s.threads = threads;
+        s.part = opts.shard.map(|(k, n)| (k as u32 - 1, n as u32));
+    }
     let text = opts.format == Format::Text;
     if let Some((k, n)) = opts.shard
         && text
     {
         println!(
-            "shard {k}/{n}: {} of the scenario × engine runs",
+            "shard {k}/{n}: {} of the scenario × engine runs, each dpor run on part {k}/{n} of its tree",
             runs.len()
         );
     }

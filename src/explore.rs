@@ -97,6 +97,34 @@ pub struct Bounds {
     pub check_races: bool,
     /// How timers, tickers and sleeps are placed among the other steps.
     pub time: TimeMode,
+    /// Threads one `dpor` exploration runs on. Its count, verdict and finding do not
+    /// depend on them (`engine::dpor`'s units).
+    pub threads: usize,
+    /// Explore only part `k` (from 0) of `n` of the tree (`dpor`): with the other
+    /// parts, run elsewhere, it is the whole exploration.
+    pub part: Option<(u32, u32)>,
+    /// `dpor`: the decision points above the units its tree is cut into, for threads
+    /// and parts to share. The count depends on it (each level above the units
+    /// explores every goroutine's step, most of them ending at once, asleep); the
+    /// verdict does not. Deeper cuts share a tree whose work lies deep more evenly.
+    pub split: u32,
+}
+
+impl Default for Bounds {
+    /// 100,000 executions of at most 10,000 steps in 60 s, races reported, virtual
+    /// time, one thread, the whole tree.
+    fn default() -> Bounds {
+        Bounds {
+            max_executions: 100_000,
+            max_steps: 10_000,
+            time_limit: Duration::from_secs(60),
+            check_races: true,
+            time: TimeMode::default(),
+            threads: 1,
+            part: None,
+            split: engine::DPOR_SPLIT,
+        }
+    }
 }
 
 /// A violating execution.
@@ -311,7 +339,7 @@ fn drive(
             max_executions: bounds.max_executions.saturating_sub(spent),
             deadline,
         };
-        let explored = run_engine(engine, &budget, body)?;
+        let explored = run_engine(engine, bounds, &budget, body)?;
         let Some(new) = split.lock().unwrap().take() else {
             return Ok(Drove {
                 explored,
@@ -349,7 +377,12 @@ fn drive(
     }
 }
 
-fn run_engine(engine: &Engine, budget: &Budget, body: engine::Body) -> Result<Explored, String> {
+fn run_engine(
+    engine: &Engine,
+    bounds: &Bounds,
+    budget: &Budget,
+    body: engine::Body,
+) -> Result<Explored, String> {
     use engine::shuttle_engine::{Strategy, explore as shuttle};
     match engine {
         Engine::Loom {
@@ -373,7 +406,15 @@ fn run_engine(engine: &Engine, budget: &Budget, body: engine::Body) -> Result<Ex
         ),
         Engine::Dfs => shuttle(&Strategy::Dfs, budget, body),
         Engine::Stateful => shuttle(&Strategy::Stateful, budget, body),
-        Engine::Dpor => shuttle(&Strategy::Dpor { shard: None }, budget, body),
+        Engine::Dpor => {
+            let (k, n) = bounds.part.unwrap_or((0, 1));
+            let part = engine::Part {
+                k,
+                n,
+                ..engine::Part::WHOLE
+            };
+            engine::dpor::explore(bounds.threads, part, bounds.split, budget, body)
+        }
         Engine::Turmoil(_) => Err(TURMOIL_THREADS.into()),
     }
 }
@@ -440,17 +481,25 @@ fn explore_in(
     progress: Option<Arc<AtomicU64>>,
     quiet: bool,
 ) -> Result<Outcome, String> {
-    let slot: Arc<Mutex<Option<Finding>>> = Arc::new(Mutex::new(None));
+    // Threads of one exploration may each find one; the exploration says whose it is.
+    let slot: Arc<Mutex<BTreeMap<u64, Finding>>> = Arc::default();
     let s = slot.clone();
     let on_run: OnRun = Arc::new(move |i, run| {
         let found = run.violation.is_some();
         if found {
-            *s.lock().unwrap() = Some(Finding { execution: i, run });
+            s.lock().unwrap().insert(i, Finding { execution: i, run });
         }
         found
     });
     let d = drive(engine, bounds, model, progress, on_run, None, quiet)?;
-    let finding = slot.lock().unwrap().take();
+    let mut found = std::mem::take(&mut *slot.lock().unwrap());
+    let finding = match d.explored.finding {
+        Some(i) => found.remove(&i).map(|f| Finding {
+            execution: d.explored.executions,
+            ..f
+        }),
+        None => found.pop_last().map(|(_, f)| f),
+    };
     debug_assert_eq!(finding.is_some(), d.explored.stop == Stop::Found);
     Ok(Outcome {
         explored: d.explored,
@@ -570,6 +619,7 @@ mod tests {
             time_limit: Duration::from_secs(60),
             check_races: true,
             time: TimeMode::Any,
+            ..Bounds::default()
         }
     }
 

@@ -88,6 +88,7 @@ impl EngineRun {
             && self.engine.proves()
             && self.explored.stop == Stop::Exhausted
             && self.explored.executions > 0
+            && self.explored.part.is_none()
     }
 
     /// How much was explored, and what that amounts to. An engine error and a search
@@ -111,6 +112,14 @@ impl EngineRun {
         };
         match (&self.explored.stop, &self.engine) {
             (Stop::Found, _) => format!("{n}, stopped at the violation"),
+            (Stop::Exhausted, Engine::Dpor) if let Some(p) = self.explored.part => format!(
+                "{n}: every interleaving of part {}/{} of the tree ({} units, every {}th from the {}th; proven for these parameters once every part is)",
+                p.k + 1,
+                p.n,
+                p.units,
+                p.n,
+                p.k + 1
+            ),
             (
                 Stop::Exhausted,
                 Engine::Loom {
@@ -231,11 +240,7 @@ pub fn run_engine(s: &Scenario, engine_no: usize, progress: Option<Arc<AtomicU64
         }
         Err(e) => EngineRun {
             engine: spec.engine.clone(),
-            explored: Explored {
-                executions: 0,
-                stop: Stop::Exhausted,
-                states: None,
-            },
+            explored: Explored::new(0, Stop::Exhausted),
             found: None,
             error: Some(e),
             elapsed,

@@ -62,6 +62,8 @@ impl fmt::Display for Expect {
 pub struct EngineSpec {
     pub engine: Engine,
     pub iterations: u64,
+    /// `dpor`: decision points above the units its tree is cut into (`split`).
+    pub split: u32,
 }
 
 #[derive(Clone)]
@@ -80,6 +82,10 @@ pub struct Scenario {
     pub check_races: bool,
     /// `[time] mode`.
     pub time: TimeMode,
+    /// Threads one `dpor` run may use (set by the command line, not the file).
+    pub threads: usize,
+    /// Only part `k` (from 0) of `n` of each `dpor` tree (the command line's `--shard`).
+    pub part: Option<(u32, u32)>,
 }
 
 impl Scenario {
@@ -90,6 +96,9 @@ impl Scenario {
             max_executions: spec.iterations,
             max_steps: self.max_steps,
             time_limit: self.time_limit,
+            threads: self.threads,
+            part: self.part.filter(|_| spec.engine == Engine::Dpor),
+            split: spec.split,
         }
     }
 }
@@ -248,6 +257,7 @@ struct RawEngine {
     depth: Option<Spanned<i64>>,
     preemption_bound: Option<Spanned<i64>>,
     max_branches: Option<Spanned<i64>>,
+    split: Option<Spanned<i64>>,
     iterations: Option<Spanned<i64>>,
     duration: Option<Spanned<String>>,
     tick: Option<Spanned<String>>,
@@ -463,6 +473,8 @@ pub fn parse(path: &str, text: &str) -> Result<Scenario, ScenarioError> {
         time_limit,
         check_races: raw.checks.and_then(|c| c.data_race).unwrap_or(true),
         time,
+        threads: 1,
+        part: None,
     })
 }
 
@@ -782,6 +794,13 @@ fn parse_engine(
             None => Ok(0),
         }
     };
+    if kind != "dpor" {
+        not_for(&e.split, "split")?;
+    }
+    let split = match &e.split {
+        Some(s) => ranged(cx, s, "split", 0, 64)? as u32,
+        None => crate::engine::DPOR_SPLIT,
+    };
     let iterations = match &e.iterations {
         Some(i) => ranged(cx, i, "iterations", 1, 1_000_000_000)? as u64,
         None => match kind {
@@ -857,7 +876,11 @@ fn parse_engine(
             ));
         }
     };
-    Ok(EngineSpec { engine, iterations })
+    Ok(EngineSpec {
+        engine,
+        iterations,
+        split,
+    })
 }
 
 /// A `kind = "turmoil"` engine: simulated time, latency and where its faults come from.

@@ -365,6 +365,7 @@ fn bounds(p: &Program) -> Bounds {
         max_executions: 30_000,
         max_steps: 200,
         time_limit: Duration::from_secs(60),
+        ..Bounds::default()
     }
 }
 
@@ -433,14 +434,27 @@ fn stateful_agrees(p: &Program, dfs: &Census) -> Result<(), String> {
 /// a race, and nothing DFS does not reach), and its shipping exploration gives DFS's
 /// verdict.
 fn dpor_agrees(p: &Program, dfs: &Census) -> Result<(), String> {
-    let d = census(&Engine::Dpor, &bounds(p), model(p)).expect("dpor ran");
+    // The cut into units varies with the program (no cut, the default, deep ones): the
+    // levels above the units are explored another way (`Bounds::split`).
+    let split = [0, 2, 4, 12][(p.main.len() + p.goroutines.len()) % 4];
+    let cut = Bounds {
+        split,
+        ..bounds(p)
+    };
+    let d = census(&Engine::Dpor, &cut, model(p)).expect("dpor ran");
     if d.explored.stop != stalemate::Stop::Exhausted {
         return Err(format!(
-            "dpor did not finish where dfs did ({} executions, {:?})",
+            "dpor (split {split}) did not finish where dfs did ({} executions, {:?})",
             d.explored.executions, d.explored.stop
         ));
     }
-    let first = explore(&Engine::Dpor, &bounds(p), model(p), None).expect("dpor ran");
+    // The shipping exploration on two threads, with a cut that gives them units.
+    let two = Bounds {
+        threads: 2,
+        split: 6,
+        ..bounds(p)
+    };
+    let first = explore(&Engine::Dpor, &two, model(p), None).expect("dpor ran");
     match (&first.finding, first.explored.stop) {
         (Some(f), _) if !dfs.violations.contains(&f.violation().property.key()) => {
             return Err(format!(

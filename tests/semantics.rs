@@ -25,6 +25,7 @@ fn bounds() -> Bounds {
         max_executions: 20_000,
         max_steps: 200,
         time_limit: Duration::from_secs(60),
+        ..Bounds::default()
     }
 }
 

@@ -34,6 +34,7 @@ fn bounds() -> Bounds {
         max_executions: 100_000,
         max_steps: 200,
         time_limit: Duration::from_secs(120),
+        ..Bounds::default()
     }
 }
 

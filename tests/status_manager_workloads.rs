@@ -47,6 +47,7 @@ fn check(variant: &str, w: &[(&'static str, i64)], schedules: u64) -> Option<Str
         max_executions: schedules,
         max_steps: 5_000,
         time_limit: Duration::from_secs(60),
+        ..Bounds::default()
     };
     let o = explore(
         &Engine::Random { seed: 1 },

@@ -22,11 +22,7 @@ fn run_line(r: &EngineRun) -> String {
 }
 
 fn engine_run(engine: Engine, executions: u64, stop: Stop, error: Option<&str>) -> EngineRun {
-    let explored = Explored {
-        executions,
-        stop,
-        states: None,
-    };
+    let explored = Explored::new(executions, stop);
     let verdict = match (error, executions) {
         (Some(_), _) => Verdict::Crash,
         (None, 0) => Verdict::Incomplete,

@@ -45,11 +45,7 @@ pub(crate) fn explore(cfg: &LoomConfig, budget: &Budget, body: Body) -> Result<E
     }));
     let executions = count.load(SeqCst);
     match run {
-        Ok(()) => Ok(Explored {
-            executions,
-            stop: Stop::Exhausted,
-            states: None,
-        }),
+        Ok(()) => Ok(Explored::new(executions, Stop::Exhausted)),
         Err(p) => match p.downcast::<Halt>() {
             Ok(h) => {
                 let executions = if h.0 == Stop::Found {
@@ -57,11 +53,7 @@ pub(crate) fn explore(cfg: &LoomConfig, budget: &Budget, body: Body) -> Result<E
                 } else {
                     executions - 1
                 };
-                Ok(Explored {
-                    executions,
-                    stop: h.0,
-                    states: None,
-                })
+                Ok(Explored::new(executions, h.0))
             }
             Err(p) => Err(format!("loom stopped: {}", panic_text(&*p))),
         },

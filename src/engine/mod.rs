@@ -14,6 +14,11 @@ pub(crate) mod turmoil_engine;
 
 use std::sync::atomic::Ordering::SeqCst;
 
+/// `dpor`'s default cut: units below the second decision point of each path. Each
+/// level above the units costs an execution or so per goroutine it tries; a long proof
+/// meant for several threads or parts takes a deeper cut (`split` in its scenario).
+pub const DPOR_SPLIT: u32 = 2;
+
 /// loom's limit on threads per execution, main included (`loom::MAX_THREADS`).
 pub(crate) const LOOM_MAX_THREADS: usize = loom::MAX_THREADS;
 
@@ -406,12 +411,52 @@ pub enum Stop {
 
 /// What an exploration did.
 #[derive(Clone, Debug)]
+#[non_exhaustive]
 pub struct Explored {
     /// Executions (schedules) run, the violating one included.
     pub executions: u64,
     pub stop: Stop,
     /// Distinct states met, for the stateful search (`None` for the other engines).
     pub states: Option<u64>,
+    /// The part of the tree explored, when it was one part of several (`dpor`).
+    pub part: Option<Part>,
+    /// Of the executions, those that were a new trace (`dpor`, once its tree is
+    /// explored): the others ended with every goroutine asleep, their orders covered.
+    pub traces: Option<u64>,
+    /// The body number of the execution whose finding is the exploration's, when
+    /// that is not the last one run (threads of one `dpor` exploration).
+    pub(crate) finding: Option<u64>,
+}
+
+impl Explored {
+    pub fn new(executions: u64, stop: Stop) -> Explored {
+        Explored {
+            executions,
+            stop,
+            states: None,
+            part: None,
+            traces: None,
+            finding: None,
+        }
+    }
+}
+
+/// Part `k` (from 0) of `n` of a tree cut into `units` units (`dpor`): the units whose
+/// number is `k` modulo `n`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Part {
+    pub k: u32,
+    pub n: u32,
+    pub units: u64,
+}
+
+impl Part {
+    /// The whole tree.
+    pub const WHOLE: Part = Part {
+        k: 0,
+        n: 1,
+        units: 0,
+    };
 }
 
 /// Budget shared by all engines.

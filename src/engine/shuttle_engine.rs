@@ -9,6 +9,7 @@ use shuttle::scheduler::{PctScheduler, RandomScheduler, Schedule, Scheduler, Tas
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::Arc;
 use std::sync::Mutex;
+use std::sync::atomic::{AtomicU64, Ordering::SeqCst};
 
 /// A shuttle strategy, as the scenario gives it.
 #[derive(Clone, Debug)]
@@ -23,10 +24,6 @@ pub(crate) enum Strategy {
     Dfs,
     /// DFS that stops at states it has explored (`super::stateful`).
     Stateful,
-    /// Optimal DPOR (`super::dpor`); `shard`: part k of n of the tree (from 0).
-    Dpor {
-        shard: Option<(u32, u32)>,
-    },
 }
 
 #[derive(Default)]
@@ -49,6 +46,9 @@ struct Bounded<S> {
     progress: Arc<Mutex<Progress>>,
     /// The scheduler enumerates choices itself (DFS): it also says when it is done.
     explores_data: bool,
+    /// Executions started by every runner sharing the budget (threads of one
+    /// exploration), if not only this one.
+    started: Option<Arc<AtomicU64>>,
 }
 
 impl<S: Scheduler> Scheduler for Bounded<S> {
@@ -63,7 +63,11 @@ impl<S: Scheduler> Scheduler for Bounded<S> {
             p.stop = Some(Stop::Exhausted);
             return None;
         }
-        if p.executions >= self.budget.max_executions {
+        let started = self
+            .started
+            .as_ref()
+            .map_or(p.executions, |s| s.load(SeqCst));
+        if started >= self.budget.max_executions {
             p.stop = Some(Stop::Iterations);
             return None;
         }
@@ -80,6 +84,9 @@ impl<S: Scheduler> Scheduler for Bounded<S> {
         match self.inner.new_execution() {
             Some(s) => {
                 p.executions += 1;
+                if let Some(s) = &self.started {
+                    s.fetch_add(1, SeqCst);
+                }
                 Some(s)
             }
             None => {
@@ -123,38 +130,35 @@ pub(crate) fn explore(
             false,
             budget,
             body,
+            None,
         ),
         Strategy::Pct { seed, depth } => run(
             PctScheduler::new_from_seed(*seed, *depth, n),
             false,
             budget,
             body,
+            None,
         ),
-        Strategy::Dfs => run(super::dfs::Dfs::default(), true, budget, body),
+        Strategy::Dfs => run(super::dfs::Dfs::default(), true, budget, body, None),
         Strategy::Stateful => {
             let states = Arc::new(std::sync::atomic::AtomicU64::new(0));
             let _on = super::stateful::On::new();
             let sched = super::stateful::Stateful::new(states.clone());
-            let mut e = run(sched, true, budget, body)?;
+            let mut e = run(sched, true, budget, body, None)?;
             e.states = Some(states.load(std::sync::atomic::Ordering::Relaxed));
             Ok(e)
-        }
-        Strategy::Dpor { shard } => {
-            let _on = super::dpor::On::new();
-            let explorer = match shard {
-                Some((k, n)) => super::dpor::Explorer::new_shard(*k, *n),
-                None => super::dpor::Explorer::new(),
-            };
-            run(super::dpor::Dpor::new(explorer), true, budget, body)
         }
     }
 }
 
-fn run<S: Scheduler + 'static>(
+/// Runs `inner` under shuttle until a violation, exhaustion or the budget; `started`
+/// counts executions across the runners that share the budget.
+pub(crate) fn run<S: Scheduler + 'static>(
     inner: S,
     explores_data: bool,
     budget: &Budget,
     body: Body,
+    started: Option<Arc<AtomicU64>>,
 ) -> Result<Explored, String> {
     let progress = Arc::new(Mutex::new(Progress::default()));
     let sched = Bounded {
@@ -162,6 +166,7 @@ fn run<S: Scheduler + 'static>(
         budget: budget.clone(),
         progress: progress.clone(),
         explores_data,
+        started,
     };
     let mut config = shuttle::Config::new();
     config.stack_size = super::STACK_BYTES;
@@ -180,11 +185,10 @@ fn run<S: Scheduler + 'static>(
     }));
     let p = progress.lock().unwrap_or_else(|e| e.into_inner());
     match r {
-        Ok(_) => Ok(Explored {
-            executions: p.executions,
-            stop: p.stop.clone().unwrap_or(Stop::Exhausted),
-            states: None,
-        }),
+        Ok(_) => Ok(Explored::new(
+            p.executions,
+            p.stop.clone().unwrap_or(Stop::Exhausted),
+        )),
         Err(e) => Err(format!("shuttle stopped: {}", panic_text(&*e))),
     }
 }

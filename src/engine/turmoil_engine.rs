@@ -126,11 +126,7 @@ pub fn explore(
 
 fn outcome(n: u64, stop: Stop, finding: Option<SimRun>, nd: Option<String>) -> NetOutcome {
     NetOutcome {
-        explored: Explored {
-            executions: n,
-            stop,
-            states: None,
-        },
+        explored: Explored::new(n, stop),
         finding,
         nondeterministic: nd,
     }

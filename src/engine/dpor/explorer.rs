@@ -6,7 +6,7 @@
 //! point which threads are enabled (and, for soundness with blocking, which are
 //! blocked and on what), and the core answers which thread runs.
 
-pub type Tid = u32;
+pub type Tid = u64;
 pub type Obj = u64;
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Hash, PartialOrd, Ord)]
@@ -41,7 +41,7 @@ impl Next {
 /// Object id a runtime may use to express thread creation: the spawning step
 /// does `Release` on `thread_obj(child)`, the child's first step `Acquire`s it.
 pub fn thread_obj(t: Tid) -> Obj {
-    (1u64 << 63) | t as u64
+    (1u64 << 63) | t
 }
 
 /// Pseudo object of a sleep-set entry for a step that stopped the execution: it
@@ -87,8 +87,6 @@ fn choices_compatible(a: &[u32], a_complete: bool, b: &[u32], b_complete: bool) 
 #[derive(Clone, Debug)]
 struct WuNode {
     ev: Event,
-    /// Shard mode: an option of the first decision point that another shard owns.
-    foreign: bool,
     children: Vec<WuNode>,
 }
 
@@ -96,7 +94,6 @@ impl WuNode {
     fn leaf(ev: Event) -> Self {
         WuNode {
             ev,
-            foreign: false,
             children: Vec::new(),
         }
     }
@@ -124,13 +121,14 @@ struct Level {
     covered: Vec<(Tid, Vec<u32>)>,
     /// Every enabled thread is (or was) a branch here: race insertions are not needed.
     expanded: bool,
+    /// Decision points above this level (levels with two branches or more).
+    dec: u32,
+    /// This level, expanded, had two branches or more.
+    decision: bool,
     /// Threads whose step here stopped an execution (runtime `stop`).
     stoppers: Vec<Tid>,
     /// Threads some of whose choice alternatives were skipped here.
     partial: Vec<Tid>,
-    /// First decision point in split mode: explored children are not put to sleep
-    /// (each option is a self-contained DPOR; see `owned`).
-    nosleep: bool,
 }
 
 /// Skipping choice alternatives covered by a sleeping thread (treating them like race
@@ -185,7 +183,8 @@ pub struct Stats {
     pub complete: u64,
     /// Executions cut short because every enabled thread was in the sleep set (redundant).
     pub sleep_blocked: u64,
-    /// Executions abandoned (shard owning nothing, or runtime nondeterminism).
+    /// Executions abandoned (a unit that is not this explorer's, or runtime
+    /// nondeterminism).
     pub abandoned: u64,
     /// Wakeup-sequence heads found not enabled at replay (treated by full expansion).
     pub infeasible: u64,
@@ -198,9 +197,27 @@ pub struct Stats {
     pub max_depth: usize,
     /// Choice alternatives not scheduled because a sleeping thread covers them.
     pub choice_skips: u64,
-    /// Split mode: executions whose trace belongs to an earlier option of the first
-    /// decision point (explored but not reported; see DESIGN.md).
-    pub unowned: u64,
+    /// Units of the split met (`Explorer::split`), this explorer's or not.
+    pub units: u64,
+}
+
+/// What a split exploration's unit is to one explorer (`Units::claim`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Claim {
+    /// Its to explore.
+    Mine,
+    /// Another explorer's (another thread's, or another shard's).
+    Other,
+    /// Neither this unit nor any after it is wanted (a unit before it has a violation).
+    Past,
+}
+
+/// Which units of a split exploration an explorer explores. Units are numbered in
+/// the order of the tree's depth-first traversal, the same in every explorer of it.
+pub trait Units: Send {
+    fn claim(&mut self, unit: u64) -> Claim;
+    /// Whether the unit being explored is still wanted.
+    fn wanted(&self, unit: u64) -> bool;
 }
 
 pub struct Explorer {
@@ -212,20 +229,25 @@ pub struct Explorer {
     forced_len: usize,
     replaying_step: bool,
     started: bool,
-    /// A branch has been prepared (by `split_off`) and `begin` must not backtrack.
-    prepared: bool,
-    /// `begin` returned true and `schedule` was not called yet.
-    fresh: bool,
     in_exec: bool,
     abandoned: bool,
     sleep_blocked: bool,
-    shard: Option<(u32, u32)>,
-    /// Split mode (shard or splittable): the first decision point D is handled specially.
-    dmode: bool,
-    decision_seen: bool,
-    /// Depth of D and, if D is a scheduling point, its options in order (tid, step).
-    d_level: Option<usize>,
-    d_opts: Vec<(Tid, Vec<(Obj, Access)>)>,
+    /// Levels above the `split`-th decision point are expanded (see `split`).
+    split: u32,
+    units: Option<Box<dyn Units>>,
+    next_unit: u64,
+    /// The unit the current path is in, and the level it starts at.
+    unit: Option<(u64, usize)>,
+    /// Executions of that unit so far.
+    unit_runs: u64,
+    /// This execution's unit and its number within it, if it is this explorer's.
+    counted: Option<(u64, u64)>,
+    /// This execution has met its unit (its start, or its end before one).
+    met: bool,
+    /// The runtime has said the execution's steps are over (`settle`).
+    settled: bool,
+    /// No unit from here on is this explorer's.
+    done: bool,
     pub stats: Stats,
 }
 
@@ -244,40 +266,81 @@ impl Explorer {
             forced_len: 0,
             replaying_step: false,
             started: false,
-            prepared: false,
-            fresh: false,
             in_exec: false,
             abandoned: false,
             sleep_blocked: false,
-            shard: None,
-            dmode: false,
-            decision_seen: false,
-            d_level: None,
-            d_opts: Vec::new(),
+            split: 0,
+            units: None,
+            next_unit: 0,
+            unit: None,
+            unit_runs: 0,
+            counted: None,
+            met: false,
+            settled: false,
+            done: false,
             stats: Stats::default(),
         }
     }
 
-    /// Explorer for part `k` of `n` (0 <= k < n).  The n parts are disjoint and their
-    /// union is the whole exploration: the options of the first decision point (first
-    /// scheduling point with >= 2 enabled threads, or first choose(n >= 2) before it)
-    /// are dealt out round-robin.
-    pub fn new_shard(k: u32, n: u32) -> Self {
-        assert!(n >= 1 && k < n);
+    /// An explorer of a tree cut into units, for one proof on several threads or
+    /// machines. The levels above the `depth`-th decision point of each path are
+    /// expanded: every enabled thread is a branch there, each with the ones before it
+    /// asleep, and no race needs to add one. That is sound with sleep sets alone
+    /// (every trace has a first thread among the enabled; the earlier branches cover
+    /// the traces any of them begins), and it makes what happens below a level depend
+    /// on nothing explored beside it. So a unit, the subtree at the `depth`-th decision
+    /// point (or an execution that ends before one), is explored the same whoever
+    /// explores it, and `units` says which are this explorer's. Every explorer walks
+    /// the expanded levels itself, running each unit it leaves to others up to its
+    /// start only.
+    pub fn split(depth: u32, units: Option<Box<dyn Units>>) -> Self {
         let mut e = Self::new();
-        if n > 1 {
-            e.shard = Some((k, n));
-            e.dmode = true;
-        }
+        e.split = depth;
+        e.units = units;
         e
     }
 
-    /// An explorer whose work can be handed out with `split_off`.
-    #[allow(dead_code)] // for one proof split across threads (--jobs) or machines: not wired yet
-    pub fn new_splittable() -> Self {
-        let mut e = Self::new();
-        e.dmode = true;
-        e
+    /// The current execution's unit and its number within the unit (from 1), if it
+    /// is this explorer's; known once the execution has met its unit or `settle`d.
+    pub fn counted(&self) -> Option<(u64, u64)> {
+        self.counted
+    }
+
+    /// The runtime's steps of this execution are over (what runs after only returns):
+    /// an execution that ended above every unit is a unit of its own.
+    pub fn settle(&mut self) {
+        if !self.in_exec || self.settled {
+            return;
+        }
+        self.settled = true;
+        if !self.met && !self.abandoned {
+            self.met = true;
+            self.enter(self.pos);
+        }
+    }
+
+    /// A unit starts at level `at`: numbers it and asks whose it is.
+    fn enter(&mut self, at: usize) -> bool {
+        let u = self.next_unit;
+        self.next_unit += 1;
+        self.stats.units += 1;
+        let claim = match self.units.as_mut() {
+            None => Claim::Mine,
+            Some(x) => x.claim(u),
+        };
+        match claim {
+            Claim::Mine => {
+                self.unit = Some((u, at));
+                self.unit_runs = 1;
+                self.counted = Some((u, 1));
+                true
+            }
+            Claim::Other => false,
+            Claim::Past => {
+                self.done = true;
+                false
+            }
+        }
     }
 
     /// Starts the next execution; false when the whole tree is explored.
@@ -286,10 +349,18 @@ impl Explorer {
             !self.in_exec,
             "begin() inside an execution: call end() first"
         );
-        if !self.started || self.prepared {
+        if self.done {
+            return false;
+        }
+        if !self.started {
             self.started = true;
-            self.prepared = false;
             return self.start_exec();
+        }
+        if let (Some((u, _)), Some(x)) = (self.unit, self.units.as_ref())
+            && !x.wanted(u)
+        {
+            self.done = true;
+            return false;
         }
         loop {
             let Some(top) = self.stack.last_mut() else {
@@ -299,10 +370,7 @@ impl Explorer {
                 top.cur = None;
                 top.carry.clear();
                 top.covered.push((ev.tid, ev.choices.clone()));
-                if !top.nosleep
-                    && !top.pending.iter().any(|p| p.ev.tid == ev.tid)
-                    && !top.asleep(ev.tid)
-                {
+                if !top.pending.iter().any(|p| p.ev.tid == ev.tid) && !top.asleep(ev.tid) {
                     let acc = if top.stoppers.contains(&ev.tid) {
                         vec![(ANY, Access::Write)]
                     } else {
@@ -333,9 +401,21 @@ impl Explorer {
     }
 
     fn start_exec(&mut self) -> bool {
+        // Backtracking above a unit's first level leaves the unit.
+        let depth = self.stack.len();
+        if self.unit.is_some_and(|(_, at)| at >= depth) {
+            self.unit = None;
+        }
+        self.counted = None;
+        self.met = false;
+        if let Some((u, _)) = self.unit {
+            self.unit_runs += 1;
+            self.counted = Some((u, self.unit_runs));
+            self.met = true;
+        }
+        self.settled = false;
         self.pos = 0;
         self.in_exec = true;
-        self.fresh = true;
         self.abandoned = false;
         self.sleep_blocked = false;
         self.stats.executions += 1;
@@ -349,7 +429,6 @@ impl Explorer {
     /// must end here (nothing enabled, or the rest is redundant); then call `end`.
     pub fn schedule(&mut self, enabled: &[Next], blocked: &[Next]) -> Option<Tid> {
         assert!(self.in_exec, "schedule() outside begin()/end()");
-        self.fresh = false;
         if self.abandoned || self.sleep_blocked {
             return None;
         }
@@ -391,40 +470,42 @@ impl Explorer {
                     .cloned()
                     .collect();
                 lvl.pending = std::mem::take(&mut parent.carry);
+                lvl.dec = parent.dec + u32::from(parent.decision);
             }
             self.stack.push(lvl);
             self.stats.max_depth = self.stats.max_depth.max(self.stack.len());
             if enabled.is_empty() {
                 return None;
             }
-            if self.dmode {
-                let (sk, sn) = self.shard.unwrap_or((0, 1));
-                if !self.decision_seen && enabled.len() >= 2 {
-                    // First decision point: deal the options out, full expansion.
-                    self.decision_seen = true;
-                    let lvl = self.stack.last_mut().unwrap();
-                    let mut opts: Vec<&Next> = enabled.iter().collect();
+            if !self.met && !self.settled {
+                let lvl = self.stack.last_mut().unwrap();
+                if lvl.dec >= self.split {
+                    // A unit starts here.
+                    self.met = true;
+                    if !self.enter(k) {
+                        self.abandoned = true;
+                        return None;
+                    }
+                } else {
+                    // Above the units: every thread that is awake is a branch.
+                    let mut opts: Vec<&Next> =
+                        enabled.iter().filter(|n| !lvl.asleep(n.tid)).collect();
                     opts.sort_by_key(|n| n.tid);
                     lvl.pending = opts
                         .iter()
-                        .enumerate()
-                        .map(|(i, n)| WuNode {
-                            ev: Event {
+                        .map(|n| {
+                            WuNode::leaf(Event {
                                 tid: n.tid,
                                 accesses: n.accesses.clone(),
                                 choices: vec![],
                                 complete: false,
-                            },
-                            foreign: (i as u32) % sn != sk,
-                            children: vec![],
+                            })
                         })
                         .collect();
                     lvl.expanded = true;
-                    lvl.nosleep = true;
-                    self.d_level = Some(k);
-                    self.d_opts = opts.iter().map(|n| (n.tid, n.accesses.clone())).collect();
+                    lvl.decision = opts.len() >= 2;
                     if !take_next(lvl) {
-                        self.abandoned = true;
+                        self.sleep_blocked = true;
                         return None;
                     }
                     return self.run_cur(k);
@@ -441,7 +522,7 @@ impl Explorer {
     fn pick_fresh(&mut self, k: usize) -> Option<Tid> {
         let lvl = &mut self.stack[k];
         if lvl.expanded {
-            // Every option here is handled already (split/shard): nothing new to do.
+            // Every branch here is handled already: nothing new to do.
             self.abandoned = true;
             return None;
         }
@@ -527,11 +608,6 @@ impl Explorer {
         let li = self.pos - 1;
         let ci = self.nchoice;
         self.nchoice += 1;
-        let shard = if !self.decision_seen && self.dmode {
-            Some(self.shard.unwrap_or((0, 1)))
-        } else {
-            None
-        };
         let lvl = &mut self.stack[li];
         let ev = lvl.ev.as_mut().expect("step being executed");
         if self.replaying_step {
@@ -548,19 +624,6 @@ impl Explorer {
         if ci < self.forced_len {
             value = (ev.choices[ci] as usize).min(n - 1) as u32;
         } else {
-            if let Some((sk, sn)) = shard {
-                // First decision point is this choice: deal the values out.
-                self.decision_seen = true;
-                self.d_level = Some(li);
-                lvl.expanded = true;
-                for a in 0..n as u32 {
-                    if a % sn != sk {
-                        let mut q = prefix.clone();
-                        q.push(a);
-                        lvl.covered.push((tid, q));
-                    }
-                }
-            }
             let mut pick = None;
             for a in 0..n as u32 {
                 let mut q = prefix.clone();
@@ -577,7 +640,7 @@ impl Explorer {
                     value = a;
                 }
                 None => {
-                    // Everything covered (only in shard mode): this execution is not ours.
+                    // Everything covered (cannot happen in one tree): abandon it.
                     ev.choices.push(0);
                     self.abandoned = true;
                     return 0;
@@ -587,6 +650,8 @@ impl Explorer {
         // Alternatives of this choice, explored right after the current child.
         let mut ins = 0;
         let lvl = &mut self.stack[li];
+        // Above the units, a choice is a decision point like a scheduling one.
+        lvl.decision |= lvl.expanded;
         for a in 0..n as u32 {
             if a == value {
                 continue;
@@ -649,6 +714,7 @@ impl Explorer {
 
     fn finish(&mut self, enabled: &[Next], blocked: &[Next], stopped: bool) -> bool {
         assert!(self.in_exec, "end() outside an execution");
+        self.settle();
         self.in_exec = false;
         let n = self.pos;
         // The stack keeps levels 0..=n; drop anything deeper (cannot normally exist).
@@ -661,13 +727,7 @@ impl Explorer {
             t.enabled = enabled.to_vec();
             t.blocked = blocked.to_vec();
         }
-        if let Some((sk, _)) = self.shard {
-            // No decision point at all: the single execution belongs to shard 0.
-            if !self.decision_seen && sk != 0 {
-                self.abandoned = true;
-            }
-        }
-        if self.abandoned {
+        if self.abandoned || self.counted.is_none() {
             self.stats.abandoned += 1;
             return false;
         }
@@ -679,10 +739,6 @@ impl Explorer {
             }
         }
         self.analyze(stopped);
-        if !self.owned() {
-            self.stats.unowned += 1;
-            return false;
-        }
         if self.sleep_blocked {
             self.stats.sleep_blocked += 1;
             false
@@ -859,102 +915,6 @@ impl Explorer {
         insert_list(&mut lvl.pending, v, active)
     }
 
-    /// Split mode: does the current execution's trace belong to the option of the first
-    /// decision point D it took?  It does unless an earlier option (in D's order) is a
-    /// weak initial of the execution from D on (then that option's explorer reports it).
-    fn owned(&self) -> bool {
-        let (Some(dl), false) = (self.d_level, self.d_opts.is_empty()) else {
-            return true;
-        };
-        let n = self.pos;
-        if n <= dl {
-            return true;
-        }
-        let evs: Vec<&Event> = (dl..n)
-            .map(|k| self.stack[k].ev.as_ref().unwrap())
-            .collect();
-        let mine = evs[0].tid;
-        for (t, acc) in &self.d_opts {
-            if *t == mine {
-                return true;
-            }
-            let wi = match evs.iter().position(|e| e.tid == *t) {
-                Some(k) => !evs[..k]
-                    .iter()
-                    .any(|e| conflict(&e.accesses, &evs[k].accesses)),
-                None => !evs.iter().any(|e| conflict(acc, &e.accesses)),
-            };
-            if wi {
-                return false;
-            }
-        }
-        true
-    }
-
-    /// Hand part of the remaining work to a new explorer (for another thread or
-    /// machine).  Only for explorers made with `new_splittable`/`new_shard`, and only
-    /// right after `begin()` returned true.  The unit of work is one option of the first
-    /// decision point D (a thread to schedule there, or a value of the first choice);
-    /// options are self-contained DPOR explorations (no sleep set between them at D),
-    /// and executions are reported by exactly one owner (see `owned`).  Returns None
-    /// when no option is left to give away.
-    #[allow(dead_code)] // for one proof split across threads (--jobs) or machines: not wired yet
-    pub fn split_off(&mut self) -> Option<Explorer> {
-        if !(self.in_exec && self.fresh && self.dmode) {
-            return None;
-        }
-        let dl = self.d_level?;
-        if dl >= self.stack.len() {
-            return None;
-        }
-        let idx = self.stack[dl].pending.iter().rposition(|p| !p.foreign)?;
-        let node = self.stack[dl].pending.remove(idx);
-        let mut levels: Vec<Level> = Vec::with_capacity(dl + 1);
-        for k in 0..=dl {
-            let l = &self.stack[k];
-            levels.push(Level {
-                enabled: l.enabled.clone(),
-                blocked: l.blocked.clone(),
-                sleep: l.sleep.clone(),
-                pending: vec![],
-                cur: l.cur.clone(),
-                ev: l.ev.clone(),
-                carry: vec![],
-                covered: l.covered.clone(),
-                expanded: true,
-                stoppers: l.stoppers.clone(),
-                partial: vec![],
-                nosleep: l.nosleep,
-            });
-        }
-        let pl = &mut self.stack[dl];
-        // Choice alternatives still owned by self must not be regenerated by the other.
-        let mut covered = pl.covered.clone();
-        for e in pl
-            .ev
-            .iter()
-            .chain(pl.cur.iter())
-            .chain(pl.pending.iter().map(|p| &p.ev))
-        {
-            covered.push((e.tid, e.choices.clone()));
-        }
-        pl.covered.push((node.ev.tid, node.ev.choices.clone()));
-        let top = levels.last_mut().unwrap();
-        top.covered = covered;
-        top.cur = Some(node.ev);
-        top.ev = None;
-        top.carry = node.children;
-        let mut other = Explorer::new();
-        other.stack = levels;
-        other.started = true;
-        other.prepared = true;
-        other.dmode = true;
-        other.decision_seen = true;
-        other.d_level = self.d_level;
-        other.d_opts = self.d_opts.clone();
-        Some(other)
-    }
-
     /// The step being executed also makes `extra` (found while it ran: a thread it
     /// started). Races are analysed at the end, so the step is seen whole.
     pub fn amend(&mut self, extra: &[(Obj, Access)]) {
@@ -969,21 +929,12 @@ impl Explorer {
             }
         }
     }
-
-    /// Number of events executed so far in the current execution.
-    #[allow(dead_code)] // for one proof split across threads (--jobs) or machines: not wired yet
-    pub fn depth(&self) -> usize {
-        self.pos
-    }
 }
 
-/// Take the next (non-foreign) pending child of a level as the child to explore.
+/// Take the next pending child of a level as the child to explore.
 fn take_next(lvl: &mut Level) -> bool {
-    while !lvl.pending.is_empty() {
+    if !lvl.pending.is_empty() {
         let node = lvl.pending.remove(0);
-        if node.foreign {
-            continue;
-        }
         lvl.carry = node.children;
         lvl.cur = Some(node.ev);
         lvl.ev = None;
@@ -1023,9 +974,6 @@ fn insert_list(list: &mut Vec<WuNode>, mut w: Vec<Event>, active: Option<Tid>) -
         return false;
     }
     for c in list.iter_mut() {
-        if c.foreign {
-            continue;
-        }
         if let Some(r) = weak_initial(
             c.ev.tid,
             &c.ev.accesses,

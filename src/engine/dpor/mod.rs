@@ -15,18 +15,23 @@
 //! branch the explorer takes each way.
 
 mod explorer;
+mod split;
 
-pub(crate) use explorer::{Access, Explorer};
-use explorer::{Next, Obj, Tid};
+pub(crate) use explorer::Access;
+use explorer::{Explorer, Next, Obj, Tid};
 use shuttle::scheduler::{Schedule, Scheduler, Task, TaskId};
+pub(crate) use split::explore;
 use std::cell::{Cell, RefCell};
 use std::collections::{BTreeMap, HashMap};
+use std::sync::{Arc, Mutex};
 
 std::thread_local! {
     /// A `dpor` exploration runs on this thread: shuttle runs an execution's every task
     /// on the thread that runs its scheduler.
     static ACTIVE: Cell<bool> = const { Cell::new(false) };
     static RT: RefCell<Rt> = RefCell::new(Rt::default());
+    /// The explorer of the exploration running on this thread.
+    static EXPLORER: RefCell<Option<Arc<Mutex<Explorer>>>> = const { RefCell::new(None) };
 }
 
 /// The runtime's view of the execution running on this thread.
@@ -46,8 +51,10 @@ struct Rt {
     /// Goroutines whose declared step has been taken: their next declaration starts
     /// afresh.
     taken: std::collections::BTreeSet<Tid>,
-    /// Stable ids across executions: (parent, child number) to id; main is 0.
-    ids: HashMap<(Tid, u32), Tid>,
+    /// Stable ids across executions: (parent, child number) to id and the bits of
+    /// it the path takes (`child_id`); main is 0.
+    ids: HashMap<(Tid, u32), (Tid, u32)>,
+    bits: HashMap<Tid, u32>,
     /// Accesses the step being executed makes beyond its declaration (a goroutine it
     /// started).
     extra: Vec<(Obj, Access)>,
@@ -70,8 +77,14 @@ impl Rt {
             Some(p) => {
                 let k = self.children.entry(p).or_insert(0);
                 *k += 1;
-                let n = self.ids.len() as Tid + 1;
-                let t = *self.ids.entry((p, *k)).or_insert(n);
+                let k = *k;
+                let used = self.bits.get(&p).copied().unwrap_or(0);
+                let (t, bits) = *self.ids.entry((p, k)).or_insert_with(|| {
+                    child_id(p, used, k).unwrap_or_else(|| {
+                        panic!("dpor names a goroutine by its path in the tree of goroutines that started it, in 63 bits, and this one's path is longer: nest fewer goroutines, or start fewer from one")
+                    })
+                });
+                self.bits.insert(t, bits);
                 // The parent's step started it: the child's first step comes after.
                 self.extra.push((explorer::thread_obj(t), Access::Release));
                 self.next
@@ -124,6 +137,23 @@ pub(crate) fn show_steps(f: super::Steps) {
     STEPS.with(|g| *g.borrow_mut() = Some(f));
 }
 
+/// A goroutine's id from its place in the tree of goroutines, the same in every
+/// execution and on every thread: main is 0; child `k` (from 1) of a goroutine whose
+/// path takes `used` bits appends a one, then `k` in a prefix code that keeps order,
+/// reading from the top of 63 bits. So ids sort as the tree does: a parent before its
+/// children, siblings (and all they start) in the order they were started. Returns
+/// the id and the bits its path takes; `None` if they would pass 63.
+fn child_id(parent: Tid, used: u32, k: u32) -> Option<(Tid, u32)> {
+    let b = 32 - k.leading_zeros();
+    let len = 2 * b;
+    if k == 0 || used + len > 63 {
+        return None;
+    }
+    // b ones (the leading one, and k's length in unary), a zero, k's low b - 1 bits.
+    let code = (((1u64 << b) - 1) << b) | (u64::from(k) & ((1u64 << (b - 1)) - 1));
+    Some((parent | (code << (63 - used - len)), used + len))
+}
+
 /// Whether `task`'s next step can go on without a wait that is no event, and how it
 /// uses its objects.
 fn look(task: TaskId) -> (bool, super::Mode) {
@@ -148,7 +178,39 @@ pub(crate) fn object() -> Obj {
         let t = rt.adopt(me, None);
         let k = rt.made.entry(t).or_insert(0);
         *k += 1;
-        (u64::from(t) << 32) | u64::from(*k)
+        // Equal ids are one object to the explorer; 64 bits of a mix make a clash of
+        // two of a program's objects a chance of about n² in 2^64. The top bit is
+        // goroutines' (`explorer::thread_obj`).
+        mix(t ^ mix(u64::from(*k))) >> 1
+    })
+}
+
+/// splitmix64's finaliser.
+fn mix(mut z: u64) -> u64 {
+    z = z.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
+/// What this thread's explorer has done.
+fn stats() -> explorer::Stats {
+    EXPLORER.with(|e| {
+        let e = e.borrow();
+        e.as_ref().map_or_else(explorer::Stats::default, |x| {
+            x.lock().unwrap_or_else(|p| p.into_inner()).stats.clone()
+        })
+    })
+}
+
+/// The running execution's steps are over: says whether it counts for this thread's
+/// explorer, as (its unit, its number in the unit).
+pub(crate) fn settle() -> Option<(u64, u64)> {
+    EXPLORER.with(|e| {
+        let e = e.borrow();
+        let mut x = e.as_ref()?.lock().unwrap_or_else(|p| p.into_inner());
+        x.settle();
+        x.counted()
     })
 }
 
@@ -206,6 +268,7 @@ impl On {
 impl Drop for On {
     fn drop(&mut self) {
         ACTIVE.with(|a| a.set(false));
+        EXPLORER.with(|e| *e.borrow_mut() = None);
         RT.with(|rt| *rt.borrow_mut() = Rt::default());
         STEPS.with(|g| *g.borrow_mut() = None);
         super::CUT.with(|c| c.set(false));
@@ -214,7 +277,7 @@ impl Drop for On {
 
 /// The shuttle scheduler that asks the explorer.
 pub(crate) struct Dpor {
-    explorer: Explorer,
+    explorer: Arc<Mutex<Explorer>>,
     /// The running execution has ended for the explorer (cut short, or aborted).
     over: bool,
     /// The task the explorer last chose: its step is running.
@@ -225,7 +288,10 @@ pub(crate) struct Dpor {
 }
 
 impl Dpor {
-    pub(crate) fn new(explorer: Explorer) -> Dpor {
+    /// The scheduler of this thread's exploration.
+    fn new(explorer: Explorer) -> Dpor {
+        let explorer = Arc::new(Mutex::new(explorer));
+        EXPLORER.with(|e| *e.borrow_mut() = Some(explorer.clone()));
         Dpor {
             explorer,
             over: false,
@@ -274,7 +340,11 @@ impl Dpor {
             return;
         }
         self.over = true;
-        self.explorer.end(enabled, blocked);
+        self.explorer().end(enabled, blocked);
+    }
+
+    fn explorer(&self) -> std::sync::MutexGuard<'_, Explorer> {
+        self.explorer.lock().unwrap_or_else(|p| p.into_inner())
     }
 
     fn cut(&mut self, enabled: &[Next], blocked: &[Next]) {
@@ -293,14 +363,16 @@ impl Scheduler for Dpor {
         RT.with(|rt| {
             let mut rt = rt.borrow_mut();
             let ids = std::mem::take(&mut rt.ids);
+            let bits = std::mem::take(&mut rt.bits);
             *rt = Rt {
                 ids,
+                bits,
                 ..Rt::default()
             };
         });
         super::CUT.with(|c| c.set(false));
         super::BETWEEN.with(|b| b.set(false));
-        if !self.explorer.begin() {
+        if !self.explorer().begin() {
             return None;
         }
         self.over = false;
@@ -322,7 +394,7 @@ impl Scheduler for Dpor {
             }
             let extra = std::mem::take(&mut rt.extra);
             if !extra.is_empty() && !self.over {
-                self.explorer.amend(&extra);
+                self.explorer().amend(&extra);
             }
         });
         if self.over {
@@ -346,11 +418,12 @@ impl Scheduler for Dpor {
             e.retain(|n| Some(n.tid) != me);
             b.retain(|n| Some(n.tid) != me);
             self.over = true;
-            self.explorer.stop(&e, &b);
+            self.explorer().stop(&e, &b);
             return Some(runnable[0].id());
         }
         let (enabled, blocked) = RT.with(|rt| self.picture(runnable, &rt.borrow()));
-        match self.explorer.schedule(&enabled, &blocked) {
+        let next = self.explorer().schedule(&enabled, &blocked);
+        match next {
             Some(t) => {
                 let task = runnable
                     .iter()
@@ -377,7 +450,7 @@ impl Scheduler for Dpor {
         match super::arity() {
             0 => 0,
             _ if self.over => 0,
-            n => self.explorer.choose(n) as u64,
+            n => self.explorer().choose(n) as u64,
         }
     }
 }

@@ -1,0 +1,173 @@
+//! One `dpor` exploration on several threads, or in parts on several machines.
+//!
+//! The tree is cut into units (`Explorer::split`): the subtrees at the `split`-th
+//! decision point of each path, and the executions that end above one. Units are
+//! numbered in the order of the tree's depth-first walk, and what a unit explores does
+//! not depend on who explores it. Every thread walks the levels above the units itself
+//! and takes the next unit no thread has taken; part `k` of `n` takes only the units
+//! whose number is `k` modulo `n`. So the count and the verdict are the same for any
+//! number of threads, and so is the finding: the first in the walk's order, numbered
+//! by the executions of the units before it.
+
+use super::explorer::{Claim, Explorer, Stats, Units};
+use crate::engine::{Body, Budget, Explored, Part, Stop, shuttle_engine};
+use std::collections::BTreeMap;
+use std::sync::atomic::{AtomicU64, Ordering::SeqCst};
+use std::sync::{Arc, Mutex};
+
+#[derive(Default)]
+struct Shared {
+    /// Units of this part taken so far, by any thread.
+    taken: AtomicU64,
+    /// The first unit with a violation (`u64::MAX`: none yet).
+    best: AtomicU64,
+    /// Per unit, the executions run in it.
+    runs: Mutex<BTreeMap<u64, u64>>,
+    /// Per unit, its first violation: its number in the unit and the body's number.
+    found: Mutex<BTreeMap<u64, (u64, u64)>>,
+    /// Body numbers, unique across threads.
+    bodies: AtomicU64,
+    /// Executions started, for the budget.
+    started: Arc<AtomicU64>,
+}
+
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|p| p.into_inner())
+}
+
+/// A thread's share: the next unit of its part that nobody took.
+struct Taker {
+    shared: Arc<Shared>,
+    part: Part,
+}
+
+impl Units for Taker {
+    fn claim(&mut self, unit: u64) -> Claim {
+        if unit > self.shared.best.load(SeqCst) {
+            return Claim::Past;
+        }
+        let (k, n) = (u64::from(self.part.k), u64::from(self.part.n));
+        if unit % n != k {
+            return Claim::Other;
+        }
+        // Every thread meets the units in one order, so the part's units before this
+        // one are taken: it is ours if the count is still at it.
+        let j = unit / n;
+        match self.shared.taken.compare_exchange(j, j + 1, SeqCst, SeqCst) {
+            Ok(_) => Claim::Mine,
+            Err(_) => Claim::Other,
+        }
+    }
+
+    fn wanted(&self, unit: u64) -> bool {
+        unit <= self.shared.best.load(SeqCst)
+    }
+}
+
+/// Explores part `part` of the model's tree (the whole of it: part 0 of 1) on `jobs`
+/// threads.
+pub(crate) fn explore(
+    jobs: usize,
+    part: Part,
+    split: u32,
+    budget: &Budget,
+    body: Body,
+) -> Result<Explored, String> {
+    let shared = Arc::new(Shared {
+        best: AtomicU64::new(u64::MAX),
+        ..Shared::default()
+    });
+    let work = |_: usize| worker(&shared, part, split, budget, body.clone());
+    let results: Vec<Result<(Explored, Stats), String>> = if jobs <= 1 {
+        vec![work(0)]
+    } else {
+        std::thread::scope(|s| {
+            let handles: Vec<_> = (0..jobs)
+                .map(|j| {
+                    let work = &work;
+                    std::thread::Builder::new()
+                        .name(format!("dpor-{j}"))
+                        .spawn_scoped(s, move || work(j))
+                        .expect("a thread for dpor")
+                })
+                .collect();
+            handles
+                .into_iter()
+                .map(|h| {
+                    h.join()
+                        .unwrap_or_else(|_| Err("a dpor thread panicked".into()))
+                })
+                .collect()
+        })
+    };
+    let mut stops = Vec::new();
+    let (mut units, mut traces) = (0, 0);
+    for r in results {
+        let (e, stats) = r?;
+        stops.push(e.stop);
+        units = units.max(stats.units);
+        traces += stats.complete;
+    }
+    let runs = lock(&shared.runs);
+    let best = shared.best.load(SeqCst);
+    let mut explored = Explored::new(runs.values().sum(), Stop::Exhausted);
+    if let Some(&(at, body_no)) = lock(&shared.found).get(&best) {
+        explored.executions = runs.range(..best).map(|(_, n)| n).sum::<u64>() + at;
+        explored.stop = Stop::Found;
+        explored.finding = Some(body_no);
+    } else if let Some(s) = [Stop::Time, Stop::Iterations]
+        .into_iter()
+        .find(|s| stops.contains(s))
+    {
+        explored.stop = s;
+    } else {
+        explored.traces = Some(traces);
+    }
+    if part.n > 1 {
+        explored.part = Some(Part { units, ..part });
+    }
+    Ok(explored)
+}
+
+/// One thread's walk: the units it takes, explored.
+fn worker(
+    shared: &Arc<Shared>,
+    part: Part,
+    split: u32,
+    budget: &Budget,
+    body: Body,
+) -> Result<(Explored, Stats), String> {
+    let _on = super::On::new();
+    let taker = Taker {
+        shared: shared.clone(),
+        part,
+    };
+    let explorer = Explorer::split(split, Some(Box::new(taker)));
+    let sh = shared.clone();
+    let counted: Body = Arc::new(move |_| {
+        let i = sh.bodies.fetch_add(1, SeqCst) + 1;
+        let found = body(i);
+        // A unit left to another thread is run up to its start only; one that ended
+        // above every unit is run whole, and its finding is its taker's to report.
+        let Some((unit, at)) = super::settle() else {
+            return false;
+        };
+        let mut runs = lock(&sh.runs);
+        let n = runs.entry(unit).or_insert(0);
+        *n = (*n).max(at);
+        drop(runs);
+        if found {
+            lock(&sh.found).entry(unit).or_insert((at, i));
+            sh.best.fetch_min(unit, SeqCst);
+        }
+        found
+    });
+    let explored = shuttle_engine::run(
+        super::Dpor::new(explorer),
+        true,
+        budget,
+        counted,
+        Some(shared.started.clone()),
+    )?;
+    Ok((explored, super::stats()))
+}
