@@ -2,7 +2,8 @@
 //!
 //! - cacher-2015 buggy: time to the first deadlock under shuttle random and PCT, over
 //!   a fixed set of seeds (the schedules each seed needs are printed once);
-//! - cacher-2015 fixed: time for loom to prove it (no preemption bound, events=0);
+//! - cacher-2015 fixed: time for loom and for dpor to prove it (no preemption bound,
+//!   events=0), with executions per second as the throughput;
 //! - status-manager and informer-processor: the same for their deadlocks and fixes
 //!   (status-manager: one update; informer: one listener, one event; all unbounded);
 //! - cacher-modern: schedules to the first violation of two mutations (lock order,
@@ -105,23 +106,28 @@ pub fn detection_in(
     g.finish();
 }
 
-/// Proof: time for loom to explore every interleaving (within `bound` preemptions).
+/// Proof: time for loom (within `bound` preemptions) and for dpor to explore every
+/// interleaving, with each one's executions as the throughput: executions per second
+/// side by side, the per-execution cost of each engine.
 pub fn proof(c: &mut Criterion, group: &str, m: ModelFn, bound: Option<usize>) {
     let loom = Engine::Loom {
         preemption_bound: bound,
         max_branches: 10_000,
     };
-    let o = explore(&loom, &bounds(10_000_000), m.clone(), None).expect("explore");
-    assert!(o.finding.is_none() && o.explored.stop == stalemate::Stop::Exhausted);
-    eprintln!(
-        "{group}: loom (bound {bound:?}) explores {} executions",
-        o.explored.executions
-    );
     let mut g = c.benchmark_group(group);
     g.sample_size(10).measurement_time(Duration::from_secs(30));
-    g.bench_function("loom/proof", |b| {
-        b.iter(|| explore(&loom, &bounds(10_000_000), m.clone(), None).unwrap())
-    });
+    for (name, engine) in [("loom/proof", loom), ("dpor/proof", Engine::Dpor)] {
+        let o = explore(&engine, &bounds(10_000_000), m.clone(), None).expect("explore");
+        assert!(o.finding.is_none() && o.explored.stop == stalemate::Stop::Exhausted);
+        eprintln!(
+            "{group}: {name} (loom bound {bound:?}) explores {} executions",
+            o.explored.executions
+        );
+        g.throughput(Throughput::Elements(o.explored.executions));
+        g.bench_function(name, |b| {
+            b.iter(|| explore(&engine, &bounds(10_000_000), m.clone(), None).unwrap())
+        });
+    }
     g.finish();
 }
 

@@ -2,7 +2,7 @@
 //! library module, so a downstream crate's binary gets the same CLI for its own models:
 //! `fn main() -> ExitCode { crate::cli::main(&[&MY_MODEL]) }`.
 
-use crate::explore::Engine;
+use crate::explore::{self, Engine};
 use crate::models::Model;
 use crate::runner::{self, EngineRun, Verdict};
 use crate::scenario::{self, Scenario, ScenarioError};
@@ -404,6 +404,10 @@ fn execute(
                         break;
                     }
                 }
+                // No run left to start: join a dpor run still going (its result does
+                // not depend on who explores it).
+                let mut joined = Vec::new();
+                while explore::help(&mut joined) {}
             });
         }
         drop(tx);

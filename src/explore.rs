@@ -419,6 +419,13 @@ fn run_engine(
     }
 }
 
+/// Joins, as one more thread, a `dpor` exploration under way in this process that
+/// this thread has not joined yet (`joined` keeps those it has); false if there is
+/// none. For a thread with nothing else to do: the exploration's result is the same.
+pub fn help(joined: &mut Vec<u64>) -> bool {
+    engine::dpor::help(joined)
+}
+
 const TURMOIL_THREADS: &str =
     "turmoil runs a model's network side (explore_net), not its goroutines";
 

@@ -67,11 +67,15 @@ enum Op {
     Poll(u8),
     /// `for { select { case <-c: break loop; default: } }`.
     PollChan(u8),
+    /// `for i := 0; i < n; i++ { ... }`
+    Repeat(u8, Vec<Op>),
+    /// `go func() { ... }()`: a goroutine started by a goroutine.
+    Go(Vec<Op>),
 }
 
 #[derive(Clone, Debug)]
 struct Program {
-    /// Capacities of channels 0 and 1 (0 or 1).
+    /// Capacities of channels 0 and 1 (0 to 2).
     caps: [usize; 2],
     timer: bool,
     /// `[time] mode = "virtual"` (else `any`).
@@ -119,12 +123,14 @@ fn op() -> impl Strategy<Value = Op> {
         1 => body().prop_map(Op::RLocked),
         1 => body().prop_map(Op::WLocked),
         3 => (0u8..3, body()).prop_map(|(c, b)| Op::IfEmpty(c, b)),
+        1 => (2u8..=3, body()).prop_map(|(n, b)| Op::Repeat(n, b)),
+        1 => body().prop_map(Op::Go),
     ]
 }
 
 fn program() -> impl Strategy<Value = Program> {
     (
-        (0usize..2, 0usize..2),
+        (0usize..3, 0usize..3),
         (any::<bool>(), any::<bool>()),
         0i64..3,
         prop::collection::vec(op(), 0..=2),
@@ -150,7 +156,12 @@ impl Program {
         fn any(ops: &[Op]) -> bool {
             ops.iter().any(|o| match o {
                 Op::Poll(_) | Op::PollChan(_) => true,
-                Op::Locked(_, b) | Op::RLocked(b) | Op::WLocked(b) | Op::IfEmpty(_, b) => any(b),
+                Op::Locked(_, b)
+                | Op::RLocked(b)
+                | Op::WLocked(b)
+                | Op::IfEmpty(_, b)
+                | Op::Repeat(_, b)
+                | Op::Go(b) => any(b),
                 _ => false,
             })
         }
@@ -164,6 +175,9 @@ impl Program {
                     Op::Locked(_, b) | Op::RLocked(b) | Op::WLocked(b) | Op::IfEmpty(_, b) => {
                         1 + n(b)
                     }
+                    // A loop's body counts for each round.
+                    Op::Repeat(k, b) => *k as usize * n(b),
+                    Op::Go(b) => 1 + n(b),
                     _ => 1,
                 })
                 .sum()
@@ -298,6 +312,18 @@ fn exec(go: &Go, env: &Env, who: u8, ops: &[Op]) {
                     break;
                 }
             },
+            Op::Repeat(n, body) => {
+                for _ in 0..*n {
+                    exec(go, env, who, body);
+                }
+            }
+            Op::Go(body) => {
+                // Values of a started goroutine's sends stay distinct: 10 + its parent.
+                let (env, body) = (env.clone(), body.clone());
+                go.go(&format!("g{who}.{i}"), move |go| {
+                    exec(&go, &env, 10 + who, &body)
+                });
+            }
             Op::PollChan(c) => loop {
                 go.spin(&());
                 let got = match env.timer(*c) {
@@ -437,10 +463,7 @@ fn dpor_agrees(p: &Program, dfs: &Census) -> Result<(), String> {
     // The cut into units varies with the program (no cut, the default, deep ones): the
     // levels above the units are explored another way (`Bounds::split`).
     let split = [0, 2, 4, 12][(p.main.len() + p.goroutines.len()) % 4];
-    let cut = Bounds {
-        split,
-        ..bounds(p)
-    };
+    let cut = Bounds { split, ..bounds(p) };
     let d = census(&Engine::Dpor, &cut, model(p)).expect("dpor ran");
     if d.explored.stop != stalemate::Stop::Exhausted {
         return Err(format!(

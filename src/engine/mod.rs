@@ -14,10 +14,10 @@ pub(crate) mod turmoil_engine;
 
 use std::sync::atomic::Ordering::SeqCst;
 
-/// `dpor`'s default cut: units below the second decision point of each path. Each
-/// level above the units costs an execution or so per goroutine it tries; a long proof
-/// meant for several threads or parts takes a deeper cut (`split` in its scenario).
-pub const DPOR_SPLIT: u32 = 2;
+/// `dpor`'s default cut: none, one unit (the whole tree, explored by one thread).
+/// A cut lets threads and parts share a tree at the cost of executions explored in
+/// more than one unit (`engine::dpor`'s `split`).
+pub const DPOR_SPLIT: u32 = 0;
 
 /// loom's limit on threads per execution, main included (`loom::MAX_THREADS`).
 pub(crate) const LOOM_MAX_THREADS: usize = loom::MAX_THREADS;

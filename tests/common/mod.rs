@@ -23,7 +23,8 @@ pub fn text(o: &Output) -> String {
     )
 }
 
-/// Outcomes as a goroutine can tell them apart: without the steps of an attempt that
+/// Outcomes as a goroutine can tell them apart, each goroutine's steps by its name:
+/// without the steps of an attempt that
 /// waited for a mutex or a WaitGroup (`lock m0: held by g1, waits`, `wait wg: counter
 /// 2, waits`), with a released Wait as any Wait, and without the counter a `Done`
 /// left (Go's `Done` returns nothing; reports print it). dpor keeps a lock attempt back
@@ -53,6 +54,10 @@ pub fn unwaited(outcomes: &BTreeSet<String>) -> BTreeSet<String> {
                         .collect();
                     format!("{who}: {}", one_round(kept).join(" / "))
                 })
+                // By name: goroutines started by different goroutines are numbered in
+                // the order they started, which is no behaviour.
+                .collect::<BTreeSet<_>>()
+                .into_iter()
                 .collect::<Vec<_>>()
                 .join("\n")
         })

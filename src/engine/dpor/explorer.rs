@@ -199,6 +199,8 @@ pub struct Stats {
     pub choice_skips: u64,
     /// Units of the split met (`Explorer::split`), this explorer's or not.
     pub units: u64,
+    /// Executions whose trace is another unit's (`owned`).
+    pub unowned: u64,
 }
 
 /// What a split exploration's unit is to one explorer (`Units::claim`).
@@ -240,6 +242,9 @@ pub struct Explorer {
     unit: Option<(u64, usize)>,
     /// Executions of that unit so far.
     unit_runs: u64,
+    /// The goroutines asleep where the unit starts: its executions where one of them
+    /// could go first are another unit's traces (`owned`).
+    unit_sleep: Vec<SleepEntry>,
     /// This execution's unit and its number within it, if it is this explorer's.
     counted: Option<(u64, u64)>,
     /// This execution has met its unit (its start, or its end before one).
@@ -274,6 +279,7 @@ impl Explorer {
             next_unit: 0,
             unit: None,
             unit_runs: 0,
+            unit_sleep: Vec::new(),
             counted: None,
             met: false,
             settled: false,
@@ -331,6 +337,7 @@ impl Explorer {
         match claim {
             Claim::Mine => {
                 self.unit = Some((u, at));
+                self.unit_sleep.clear();
                 self.unit_runs = 1;
                 self.counted = Some((u, 1));
                 true
@@ -480,12 +487,14 @@ impl Explorer {
             if !self.met && !self.settled {
                 let lvl = self.stack.last_mut().unwrap();
                 if lvl.dec >= self.split {
-                    // A unit starts here.
+                    // A unit starts here, with no goroutine asleep (see `split`); the
+                    // ones asleep here only say which executions are its own.
                     self.met = true;
                     if !self.enter(k) {
                         self.abandoned = true;
                         return None;
                     }
+                    self.unit_sleep = std::mem::take(&mut self.stack[k].sleep);
                 } else {
                     // Above the units: every thread that is awake is a branch.
                     let mut opts: Vec<&Next> =
@@ -739,7 +748,10 @@ impl Explorer {
             }
         }
         self.analyze(stopped);
-        if self.sleep_blocked {
+        if !self.owned() {
+            self.stats.unowned += 1;
+            false
+        } else if self.sleep_blocked {
             self.stats.sleep_blocked += 1;
             false
         } else {
@@ -899,6 +911,22 @@ impl Explorer {
                 self.stats.insertions += 1;
             }
         }
+    }
+
+    /// Whether the execution's trace is its unit's: no goroutine asleep where the unit
+    /// starts could go first in the rest of it. Else an earlier branch above the units
+    /// has it, and its unit reaches it too.
+    fn owned(&self) -> bool {
+        let Some((_, at)) = self.unit else {
+            return true;
+        };
+        if self.unit_sleep.is_empty() || at >= self.pos {
+            return true;
+        }
+        let rest: Vec<Event> = (at..self.pos)
+            .map(|k| self.stack[k].ev.clone().expect("executed"))
+            .collect();
+        !self.unit_sleep.iter().any(|e| sleep_covers(e, &rest))
     }
 
     /// insert_[pre](v) into the wakeup tree of level `li`, unless a sleeping thread is a

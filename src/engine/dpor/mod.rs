@@ -20,7 +20,7 @@ mod split;
 pub(crate) use explorer::Access;
 use explorer::{Explorer, Next, Obj, Tid};
 use shuttle::scheduler::{Schedule, Scheduler, Task, TaskId};
-pub(crate) use split::explore;
+pub(crate) use split::{explore, help};
 use std::cell::{Cell, RefCell};
 use std::collections::{BTreeMap, HashMap};
 use std::sync::{Arc, Mutex};

@@ -7,13 +7,14 @@
 //! and takes the next unit no thread has taken; part `k` of `n` takes only the units
 //! whose number is `k` modulo `n`. So the count and the verdict are the same for any
 //! number of threads, and so is the finding: the first in the walk's order, numbered
-//! by the executions of the units before it.
+//! by the executions of the units before it. A thread with nothing else to do may
+//! join an exploration under way (`help`) on the same terms.
 
 use super::explorer::{Claim, Explorer, Stats, Units};
 use crate::engine::{Body, Budget, Explored, Part, Stop, shuttle_engine};
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicU64, Ordering::SeqCst};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Condvar, Mutex};
 
 #[derive(Default)]
 struct Shared {
@@ -64,6 +65,51 @@ impl Units for Taker {
     }
 }
 
+/// What one thread's walk explored, and its explorer's figures.
+type Walked = Result<(Explored, Stats), String>;
+
+/// An exploration that other threads may join.
+struct Open {
+    id: u64,
+    shared: Arc<Shared>,
+    part: Part,
+    split: u32,
+    budget: Budget,
+    body: Body,
+    /// The joined threads' results, and how many are still at work.
+    helped: Mutex<(Vec<Walked>, usize)>,
+    done: Condvar,
+}
+
+static OPEN: Mutex<Vec<Arc<Open>>> = Mutex::new(Vec::new());
+static IDS: AtomicU64 = AtomicU64::new(0);
+
+/// Joins an exploration under way that this thread has not joined yet (`joined`
+/// keeps the ones it has), as one more thread; false if there is none.
+pub(crate) fn help(joined: &mut Vec<u64>) -> bool {
+    let open = {
+        let list = lock(&OPEN);
+        let Some(o) = list.iter().find(|o| !joined.contains(&o.id)).cloned() else {
+            return false;
+        };
+        lock(&o.helped).1 += 1;
+        o
+    };
+    joined.push(open.id);
+    let r = worker(
+        &open.shared,
+        open.part,
+        open.split,
+        &open.budget,
+        open.body.clone(),
+    );
+    let mut h = lock(&open.helped);
+    h.0.push(r);
+    h.1 -= 1;
+    open.done.notify_all();
+    true
+}
+
 /// Explores part `part` of the model's tree (the whole of it: part 0 of 1) on `jobs`
 /// threads.
 pub(crate) fn explore(
@@ -77,8 +123,19 @@ pub(crate) fn explore(
         best: AtomicU64::new(u64::MAX),
         ..Shared::default()
     });
+    let open = Arc::new(Open {
+        id: IDS.fetch_add(1, SeqCst),
+        shared: shared.clone(),
+        part,
+        split,
+        budget: budget.clone(),
+        body: body.clone(),
+        helped: Mutex::new((Vec::new(), 0)),
+        done: Condvar::new(),
+    });
+    lock(&OPEN).push(open.clone());
     let work = |_: usize| worker(&shared, part, split, budget, body.clone());
-    let results: Vec<Result<(Explored, Stats), String>> = if jobs <= 1 {
+    let mut results: Vec<Walked> = if jobs <= 1 {
         vec![work(0)]
     } else {
         std::thread::scope(|s| {
@@ -100,6 +157,14 @@ pub(crate) fn explore(
                 .collect()
         })
     };
+    // No one joins from here on; wait for those who did.
+    lock(&OPEN).retain(|o| o.id != open.id);
+    let mut h = lock(&open.helped);
+    while h.1 > 0 {
+        h = open.done.wait(h).unwrap_or_else(|p| p.into_inner());
+    }
+    results.append(&mut h.0);
+    drop(h);
     let mut stops = Vec::new();
     let (mut units, mut traces) = (0, 0);
     for r in results {
@@ -136,7 +201,7 @@ fn worker(
     split: u32,
     budget: &Budget,
     body: Body,
-) -> Result<(Explored, Stats), String> {
+) -> Walked {
     let _on = super::On::new();
     let taker = Taker {
         shared: shared.clone(),
