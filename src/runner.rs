@@ -80,6 +80,10 @@ impl EngineRun {
         }
     }
 
+    fn empty_part(&self) -> bool {
+        self.error.is_none() && empty_part(&self.explored)
+    }
+
     /// The run's pass is a proof: an exhaustive engine with no bound completed at least
     /// one execution and its whole tree, and nothing failed.
     pub fn proven(&self) -> bool {
@@ -98,7 +102,7 @@ impl EngineRun {
         if self.error.is_some() {
             return "the engine failed: no coverage is claimed".into();
         }
-        if runs == 0 && self.found.is_none() {
+        if runs == 0 && self.found.is_none() && !self.empty_part() {
             let why = match self.explored.stop {
                 Stop::Time => "the time limit",
                 _ => "the iteration budget",
@@ -113,12 +117,13 @@ impl EngineRun {
         match (&self.explored.stop, &self.engine) {
             (Stop::Found, _) => format!("{n}, stopped at the violation"),
             (Stop::Exhausted, Engine::Dpor) if let Some(p) = self.explored.part => format!(
-                "{n}: every interleaving of part {}/{} of the tree ({} units, every {}th from the {}th; proven for these parameters once every part is)",
+                "{n}: every interleaving of part {}/{} of the tree (of its {} units, numbers {}, {}, {}, ...; proven for these parameters once every part is)",
                 p.k + 1,
                 p.n,
                 p.units,
-                p.n,
-                p.k + 1
+                p.k + 1,
+                p.k + 1 + p.n,
+                p.k + 1 + 2 * p.n
             ),
             (
                 Stop::Exhausted,
@@ -201,9 +206,14 @@ fn found(s: &Scenario, engine_no: usize, f: &Finding) -> Found {
     }
 }
 
+/// A part of a cut tree that holds no unit: explored, with nothing in it.
+fn empty_part(explored: &Explored) -> bool {
+    explored.part.is_some() && explored.stop == Stop::Exhausted && explored.executions == 0
+}
+
 fn verdict(expect: &Expect, found: Option<&Found>, explored: &Explored) -> Verdict {
     match (expect, found) {
-        (_, None) if explored.executions == 0 => Verdict::Incomplete,
+        (_, None) if explored.executions == 0 && !empty_part(explored) => Verdict::Incomplete,
         (_, Some(f)) if f.property == Property::Crash => Verdict::Crash,
         (Expect::Pass, None) => Verdict::Ok,
         (Expect::Pass, Some(_)) => Verdict::Unexpected,

@@ -98,7 +98,11 @@ impl Scenario {
             time_limit: self.time_limit,
             threads: self.threads,
             part: self.part.filter(|_| spec.engine == Engine::Dpor),
-            split: spec.split,
+            // A part needs units to be one: a run with no cut is cut for it.
+            split: match self.part {
+                Some(_) => spec.split.max(crate::engine::DPOR_PART_SPLIT),
+                None => spec.split,
+            },
         }
     }
 }

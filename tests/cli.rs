@@ -647,3 +647,38 @@ fn a_seed_range_splits_over_threads_and_shards_with_the_same_results() {
         "the shards together are the whole range, seed by seed"
     );
 }
+
+/// One dpor proof split across three machines: every shard runs it on its part of the
+/// tree (never called proven alone), and the parts' executions add up to the whole
+/// tree's under the same cut.
+#[test]
+fn shards_split_a_dpor_tree_into_parts_that_add_up_to_it() {
+    let dir = std::env::temp_dir().join(format!("stalemate-parts-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("cacher_parts.toml");
+    std::fs::write(
+        &file,
+        "model = \"cacher-2015\"\nvariant = \"fixed\"\nexpect = \"pass\"\n\n[params]\nevents = 1\n\n[[engine]]\nkind = \"dpor\"\nsplit = 4\niterations = 1000000\n",
+    )
+    .unwrap();
+    let file = file.to_str().unwrap();
+    let whole = json_lines(&stalemate(&["run", "--format", "json", file]));
+    assert_eq!(whole.len(), 1);
+    assert!(whole[0]["coverage"].as_str().unwrap().contains("proven"));
+    let mut sum = 0;
+    for k in 1..=3 {
+        let shard = format!("{k}/3");
+        let o = stalemate(&["run", "--format", "json", "--shard", &shard, file]);
+        assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+        let lines = json_lines(&o);
+        assert_eq!(lines.len(), 1, "every shard has the dpor run");
+        let coverage = lines[0]["coverage"].as_str().unwrap();
+        assert!(
+            coverage.contains(&format!("part {k}/3 of the tree")),
+            "{coverage}"
+        );
+        assert!(coverage.contains("once every part is"), "{coverage}");
+        sum += lines[0]["executions"].as_u64().unwrap();
+    }
+    assert_eq!(sum, whole[0]["executions"].as_u64().unwrap());
+}

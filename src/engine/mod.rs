@@ -19,6 +19,9 @@ use std::sync::atomic::Ordering::SeqCst;
 /// more than one unit (`engine::dpor`'s `split`).
 pub const DPOR_SPLIT: u32 = 0;
 
+/// The cut of a dpor run split into parts (`--shard`) whose scenario sets none.
+pub const DPOR_PART_SPLIT: u32 = 4;
+
 /// loom's limit on threads per execution, main included (`loom::MAX_THREADS`).
 pub(crate) const LOOM_MAX_THREADS: usize = loom::MAX_THREADS;
 

@@ -195,13 +195,7 @@ pub(crate) fn explore(
 }
 
 /// One thread's walk: the units it takes, explored.
-fn worker(
-    shared: &Arc<Shared>,
-    part: Part,
-    split: u32,
-    budget: &Budget,
-    body: Body,
-) -> Walked {
+fn worker(shared: &Arc<Shared>, part: Part, split: u32, budget: &Budget, body: Body) -> Walked {
     let _on = super::On::new();
     let taker = Taker {
         shared: shared.clone(),
