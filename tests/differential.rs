@@ -11,7 +11,7 @@
 //! what DFS reaches, racy programs included.
 //!
 //! `STALEMATE_DIFF_CASES=N` sets the number of programs (the suite runs 128 with a fixed
-//! seed; the README gives the long campaign's command and its last count).
+//! seed; docs/testing.md and docs/dpor.md give the long campaigns' command and counts).
 
 use proptest::prelude::*;
 use proptest::test_runner::{Config, RngSeed, TestRunner};

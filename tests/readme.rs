@@ -1,5 +1,6 @@
-//! The README's sample outputs are the program's. Each `text` block that shows a report
-//! or a part of one must appear, byte for byte, in a pinned snapshot (and the scenario
+//! The documentation's sample outputs are the program's. Each `text` block of the README
+//! or of a page under docs/ that shows a report or a part of one must appear, byte for
+//! byte, in a pinned snapshot (and the scenario
 //! tests check every snapshot against what the program prints); the bad-input sample
 //! must be what the command prints; the figures quoted around the first sample must be
 //! the ones its snapshots carry; the sample kernel must be the one in scenarios/goker.
@@ -46,19 +47,41 @@ fn snapshots() -> Vec<(String, String)> {
     v
 }
 
+/// The README and every page under docs/, by path.
+fn pages() -> Vec<(String, String)> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut out = vec![("README.md".to_string(), readme())];
+    let mut dirs = vec![root.join("docs")];
+    while let Some(d) = dirs.pop() {
+        for e in std::fs::read_dir(&d).unwrap().filter_map(|e| e.ok()) {
+            let p = e.path();
+            if p.is_dir() {
+                dirs.push(p);
+            } else if p.extension().is_some_and(|x| x == "md") {
+                let name = p.strip_prefix(root).unwrap().to_string_lossy().into_owned();
+                out.push((name, std::fs::read_to_string(&p).unwrap()));
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
 #[test]
-fn every_sample_report_in_the_readme_is_in_a_pinned_snapshot() {
+fn every_sample_report_in_the_documentation_is_in_a_pinned_snapshot() {
     let snaps = snapshots();
     let mut checked = 0;
-    for (line, block) in text_blocks(&readme()) {
-        if block.starts_with("error:") {
-            continue;
+    for (page, md) in pages() {
+        for (line, block) in text_blocks(&md) {
+            if block.starts_with("error:") {
+                continue;
+            }
+            checked += 1;
+            assert!(
+                snaps.iter().any(|(_, body)| body.contains(&block)),
+                "{page} line {line}: this sample is in no snapshot, so not what the program prints:\n{block}"
+            );
         }
-        checked += 1;
-        assert!(
-            snaps.iter().any(|(_, body)| body.contains(&block)),
-            "README.md line {line}: this sample is in no snapshot, so not what the program prints:\n{block}"
-        );
     }
     assert!(checked >= 4, "only {checked} samples found");
 }

@@ -179,7 +179,7 @@ impl<'a> P<'a> {
         self.err(
             n,
             format!("{what} is outside the Go subset stalemate interprets"),
-            Some("the subset is listed in the README, section \"Go kernels\"".into()),
+            Some("the subset is listed in docs/kernels.md, section \"The subset\"".into()),
         )
     }
 
