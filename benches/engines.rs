@@ -29,14 +29,12 @@ fn bounds(n: u64) -> Bounds {
 }
 
 fn bounds_in(n: u64, time: TimeMode) -> Bounds {
-    Bounds {
-        check_races: true,
-        time,
-        max_executions: n,
-        max_steps: 10_000,
-        time_limit: Duration::from_secs(600),
-        ..Bounds::default()
-    }
+    Bounds::default()
+        .check_races(true)
+        .time(time)
+        .max_executions(n)
+        .max_steps(10_000)
+        .time_limit(Duration::from_secs(600))
 }
 
 fn model(name: &str, variant: &str, params: &[(&'static str, i64)]) -> ModelFn {

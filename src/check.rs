@@ -22,7 +22,7 @@
 
 use crate::explore::{Engine, ModelFn};
 use crate::go::Go;
-use crate::models::{Build, Model, Params, Variant};
+use crate::model::{Build, Model, Params, Variant};
 use crate::runner;
 use crate::scenario::{EngineSpec, Expect, Scenario};
 use crate::{Explored, TimeMode};
@@ -33,7 +33,15 @@ use std::time::Duration;
 /// Everything `check` can be told. `Config::default()` is `dpor`, stalemate's own
 /// exhaustive engine: a pass then is a proof, for the closure as written. loom stays
 /// as a second, independent engine (`Engine::Loom { preemption_bound: None, .. }`).
+///
+/// ```
+/// use stalemate::check::Config;
+/// use stalemate::explore::Engine;
+/// let cfg = Config::default().engine(Engine::Pct { seed: 7, depth: 3 }).iterations(2_000);
+/// assert_eq!(cfg.iterations, 2_000);
+/// ```
 #[derive(Clone, Debug)]
+#[non_exhaustive]
 pub struct Config {
     /// The engine and its settings (`Engine::Pct { seed, depth }` for big models).
     pub engine: Engine,
@@ -47,6 +55,39 @@ pub struct Config {
     pub check_races: bool,
     /// How timers and sleeps are placed among the other steps.
     pub time: TimeMode,
+}
+
+impl Config {
+    /// Sets [`Config::engine`].
+    pub fn engine(mut self, engine: Engine) -> Config {
+        self.engine = engine;
+        self
+    }
+    /// Sets [`Config::iterations`].
+    pub fn iterations(mut self, n: u64) -> Config {
+        self.iterations = n;
+        self
+    }
+    /// Sets [`Config::max_steps`].
+    pub fn max_steps(mut self, n: usize) -> Config {
+        self.max_steps = n;
+        self
+    }
+    /// Sets [`Config::time_limit`].
+    pub fn time_limit(mut self, d: Duration) -> Config {
+        self.time_limit = d;
+        self
+    }
+    /// Sets [`Config::check_races`].
+    pub fn check_races(mut self, on: bool) -> Config {
+        self.check_races = on;
+        self
+    }
+    /// Sets [`Config::time`].
+    pub fn time(mut self, mode: TimeMode) -> Config {
+        self.time = mode;
+        self
+    }
 }
 
 impl Default for Config {

@@ -3,7 +3,7 @@
 //! `fn main() -> ExitCode { crate::cli::main(&[&MY_MODEL]) }`.
 
 use crate::explore::{self, Engine};
-use crate::models::Model;
+use crate::model::Model;
 use crate::runner::{self, EngineRun, Verdict};
 use crate::scenario::{self, Scenario, ScenarioError};
 use clap::{Parser, Subcommand};
@@ -612,7 +612,9 @@ fn replay(path: &Path, token: Option<&str>, seed: Option<u64>, engine: Option<us
     let r = match (token, seed) {
         (Some(t), _) => runner::replay(&s, t),
         (None, Some(seed)) => runner::replay_seed(&s, engine, seed),
-        (None, None) => Err("give --schedule TOKEN or --seed N".into()),
+        (None, None) => Err(crate::Error::Token(
+            "give --schedule TOKEN or --seed N".into(),
+        )),
     };
     match r {
         Ok(r) => {

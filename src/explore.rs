@@ -1,6 +1,7 @@
 //! Running a model under an engine. A found bug is a value, not a crash.
 
 use crate::engine::{self, Budget, Explored, Kind, Stop};
+use crate::error::Error;
 use crate::go::Go;
 use crate::net;
 use crate::world::{Execution, Options, TimeMode, Turn, World};
@@ -85,7 +86,16 @@ impl Engine {
 }
 
 /// Bounds on one exploration. Every exploration is bounded in steps and in time.
+///
+/// Built from [`Bounds::default`] and the setters, one per field:
+///
+/// ```
+/// use stalemate::explore::Bounds;
+/// let b = Bounds::default().max_executions(5_000).time(stalemate::TimeMode::Any);
+/// assert_eq!((b.max_executions, b.max_steps), (5_000, 10_000));
+/// ```
 #[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
 pub struct Bounds {
     /// Executions (schedules) at most.
     pub max_executions: u64,
@@ -108,6 +118,49 @@ pub struct Bounds {
     /// explores every goroutine's step, most of them ending at once, asleep); the
     /// verdict does not. Deeper cuts share a tree whose work lies deep more evenly.
     pub split: u32,
+}
+
+impl Bounds {
+    /// Sets [`Bounds::max_executions`].
+    pub fn max_executions(mut self, n: u64) -> Bounds {
+        self.max_executions = n;
+        self
+    }
+    /// Sets [`Bounds::max_steps`].
+    pub fn max_steps(mut self, n: usize) -> Bounds {
+        self.max_steps = n;
+        self
+    }
+    /// Sets [`Bounds::time_limit`].
+    pub fn time_limit(mut self, d: Duration) -> Bounds {
+        self.time_limit = d;
+        self
+    }
+    /// Sets [`Bounds::check_races`].
+    pub fn check_races(mut self, on: bool) -> Bounds {
+        self.check_races = on;
+        self
+    }
+    /// Sets [`Bounds::time`].
+    pub fn time(mut self, mode: TimeMode) -> Bounds {
+        self.time = mode;
+        self
+    }
+    /// Sets [`Bounds::threads`].
+    pub fn threads(mut self, n: usize) -> Bounds {
+        self.threads = n;
+        self
+    }
+    /// Sets [`Bounds::part`]: part `k` (from 0) of `n`.
+    pub fn part(mut self, k: u32, n: u32) -> Bounds {
+        self.part = Some((k, n));
+        self
+    }
+    /// Sets [`Bounds::split`].
+    pub fn split(mut self, depth: u32) -> Bounds {
+        self.split = depth;
+        self
+    }
 }
 
 impl Default for Bounds {
@@ -459,6 +512,31 @@ pub fn simulate(s: &net::Settings, seed: u64, plan: &net::FaultPlan, model: &net
 /// Explores the model with one engine until a violation, exhaustion or the bounds.
 /// `progress`, if given, counts executions as they start (for a progress bar).
 ///
+/// ```
+/// use stalemate::explore::{explore, Bounds, Engine};
+/// use stalemate::Stop;
+/// use std::sync::Arc;
+///
+/// // Two goroutines take one lock each in turn: no violation in any interleaving.
+/// let main = Arc::new(|go: &stalemate::go::Go| {
+///     let (mu, wg) = (go.mutex("mu"), go.waitgroup("wg"));
+///     for name in ["a", "b"] {
+///         wg.add(1);
+///         let (mu, wg) = (mu.clone(), wg.clone());
+///         go.go(name, move |_| {
+///             mu.lock();
+///             mu.unlock();
+///             wg.done();
+///         });
+///     }
+///     wg.wait();
+/// });
+/// let o = explore(&Engine::Dpor, &Bounds::default(), main, None).unwrap();
+/// assert!(o.finding.is_none());
+/// assert_eq!(o.explored.stop, Stop::Exhausted); // every interleaving: a proof
+/// assert!(o.explored.executions >= 2); // at least the two lock orders
+/// ```
+///
 /// The executions run quietly (see `Options::quiet`); a finding gets its text from a
 /// replay of its schedule. A violation that a replay cannot show (loom's thread limit:
 /// replays run on shuttle) gets it from the same exploration run again with text.
@@ -467,17 +545,17 @@ pub fn explore(
     bounds: &Bounds,
     model: ModelFn,
     progress: Option<Arc<AtomicU64>>,
-) -> Result<Outcome, String> {
-    let o = explore_in(engine, bounds, model.clone(), progress, true)?;
+) -> Result<Outcome, Error> {
+    let o = explore_in(engine, bounds, model.clone(), progress, true).map_err(Error::Engine)?;
     let Some(quiet) = o.finding else {
         return Ok(o);
     };
-    match retell(model.clone(), &quiet, bounds)? {
+    match retell(model.clone(), &quiet, bounds).map_err(Error::Engine)? {
         Some(f) => Ok(Outcome {
             finding: Some(f),
             ..o
         }),
-        None => explore_in(engine, bounds, model, None, false),
+        None => explore_in(engine, bounds, model, None, false).map_err(Error::Engine),
     }
 }
 
@@ -519,7 +597,7 @@ fn explore_in(
 /// A quiet execution's finding with its text: its schedule replayed with text. `None`
 /// if the replay ends otherwise.
 fn retell(model: ModelFn, quiet: &Finding, bounds: &Bounds) -> Result<Option<Finding>, String> {
-    let loud = replay(model, quiet.schedule(), bounds)?;
+    let loud = replay(model, quiet.schedule(), bounds).map_err(|e| e.to_string())?;
     let Some(l) = loud.run.violation.as_ref() else {
         return Ok(None);
     };
@@ -535,7 +613,29 @@ fn retell(model: ModelFn, quiet: &Finding, bounds: &Bounds) -> Result<Option<Fin
 
 /// Runs every execution the engine would try, violating ones included, and collects
 /// what they reached. For small programs: nothing stops at the first violation.
-pub fn census(engine: &Engine, bounds: &Bounds, model: ModelFn) -> Result<Census, String> {
+///
+/// ```
+/// use stalemate::explore::{census, Bounds, Engine};
+/// use std::sync::Arc;
+///
+/// // Two senders into a channel with room for both: main receives in either order.
+/// let main = Arc::new(|go: &stalemate::go::Go| {
+///     let ch = go.chan::<u8>("ch", 2);
+///     for (name, v) in [("one", 1), ("two", 2)] {
+///         let ch = ch.clone();
+///         go.go(name, move |_| ch.send(v));
+///     }
+///     ch.recv();
+///     ch.recv();
+/// });
+/// let dfs = census(&Engine::Dfs, &Bounds::default(), main.clone()).unwrap();
+/// let dpor = census(&Engine::Dpor, &Bounds::default(), main).unwrap();
+/// // The same behaviours (each goroutine's steps, as it saw them), in fewer executions.
+/// assert_eq!(dfs.outcomes, dpor.outcomes);
+/// assert!(dpor.explored.executions < dfs.explored.executions);
+/// assert!(dpor.violations.is_empty());
+/// ```
+pub fn census(engine: &Engine, bounds: &Bounds, model: ModelFn) -> Result<Census, Error> {
     type Seen = (BTreeSet<String>, BTreeSet<String>, BTreeSet<u128>);
     let seen: Arc<Mutex<Seen>> = Arc::default();
     let s = seen.clone();
@@ -553,7 +653,8 @@ pub fn census(engine: &Engine, bounds: &Bounds, model: ModelFn) -> Result<Census
     let s = seen.clone();
     let restart = move || *s.lock().unwrap() = Seen::default();
     // A census compares what every execution did, step by step: it keeps text.
-    let d = drive(engine, bounds, model, None, on_run, Some(&restart), false)?;
+    let d =
+        drive(engine, bounds, model, None, on_run, Some(&restart), false).map_err(Error::Engine)?;
     let (outcomes, violations, ends) = std::mem::take(&mut *seen.lock().unwrap());
     Ok(Census {
         explored: d.explored,
@@ -584,7 +685,7 @@ fn outcome(run: &Execution) -> String {
 /// case of each select that chose among several). The
 /// result is the same execution the schedule was recorded from, or a `diverged`
 /// violation saying where the model stopped following it.
-pub fn replay(model: ModelFn, schedule: Vec<Turn>, bounds: &Bounds) -> Result<Finding, String> {
+pub fn replay(model: ModelFn, schedule: Vec<Turn>, bounds: &Bounds) -> Result<Finding, Error> {
     let b = bounds.clone();
     engine::init();
     let slot: Arc<Mutex<Option<Execution>>> = Arc::new(Mutex::new(None));
@@ -606,12 +707,13 @@ pub fn replay(model: ModelFn, schedule: Vec<Turn>, bounds: &Bounds) -> Result<Fi
         &engine::shuttle_engine::Strategy::Random { seed: 0 },
         &budget,
         body,
-    )?;
+    )
+    .map_err(Error::Engine)?;
     let run = slot
         .lock()
         .unwrap()
         .take()
-        .ok_or("the replay did not run")?;
+        .ok_or_else(|| Error::Engine("the replay did not run".into()))?;
     Ok(Finding { execution: 0, run })
 }
 

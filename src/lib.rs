@@ -13,9 +13,11 @@
 pub mod check;
 pub mod cli;
 mod engine;
+pub mod error;
 pub mod explore;
 pub mod go;
 pub mod kernel;
+pub mod model;
 pub mod models;
 pub mod net;
 pub mod output;
@@ -24,8 +26,11 @@ pub mod runner;
 pub mod scenario;
 pub mod schedule;
 pub mod testing;
+pub mod verdict;
 mod world;
 
 pub use check::check;
 pub use engine::{Explored, Stop};
-pub use world::{Fault, TimeMode, Turn};
+pub use error::Error;
+pub use verdict::Fault;
+pub use world::{TimeMode, Turn};

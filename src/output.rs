@@ -69,7 +69,7 @@ pub fn record<'a>(s: &'a Scenario, engine_no: usize, r: &'a EngineRun) -> RunRec
         replay: r.found.as_ref().map(|f| f.replay.clone()),
         token: r.found.as_ref().map(|f| f.token.clone()),
         report: r.found.as_ref().map(|f| f.report.as_str()),
-        error: r.error.as_deref(),
+        error: r.error.as_ref().map(crate::Error::message),
     }
 }
 
@@ -135,7 +135,7 @@ pub fn junit(runs: &[(&Scenario, usize, &EngineRun)]) -> String {
             r.coverage()
         );
         let body = match (&r.found, &r.error) {
-            (_, Some(e)) => e.clone(),
+            (_, Some(e)) => e.to_string(),
             (Some(f), None) => f.report.clone(),
             (None, None) => String::new(),
         };

@@ -2,12 +2,12 @@
 //! replays schedules.
 
 use crate::explore::{self, Engine, Finding, SimRun};
-use crate::models::Network;
+use crate::model::Network;
 use crate::net::{self, FaultPlan, NetFn};
 use crate::report::{self, Header, Property};
 use crate::scenario::{EngineSpec, Expect, Scenario};
 use crate::schedule::{self, Token};
-use crate::{Explored, Stop};
+use crate::{Error, Explored, Stop};
 use std::sync::Arc;
 use std::sync::atomic::AtomicU64;
 use std::time::{Duration, Instant};
@@ -60,7 +60,8 @@ pub struct EngineRun {
     pub engine: Engine,
     pub explored: Explored,
     pub found: Option<Found>,
-    pub error: Option<String>,
+    /// The engine stopped on a failure of its own: no verdict, no coverage.
+    pub error: Option<crate::Error>,
     pub elapsed: Duration,
     pub verdict: Verdict,
     /// Objects that shared one loom point (`explore::Outcome::shared`).
@@ -276,13 +277,13 @@ pub struct Replayed {
 }
 
 /// Replays what a finding of engine `engine_no` recorded: its schedule or its seed.
-pub fn replay_found(s: &Scenario, engine_no: usize, f: &Found) -> Result<Replayed, String> {
+pub fn replay_found(s: &Scenario, engine_no: usize, f: &Found) -> Result<Replayed, Error> {
     match s.engines[engine_no - 1].engine {
         Engine::Turmoil(_) => {
             let seed = f
                 .token
                 .parse()
-                .map_err(|_| format!("bad seed `{}`", f.token))?;
+                .map_err(|_| Error::Token(format!("bad seed `{}`", f.token)))?;
             replay_seed(s, Some(engine_no), seed)
         }
         _ => replay(s, &f.token),
@@ -291,15 +292,15 @@ pub fn replay_found(s: &Scenario, engine_no: usize, f: &Found) -> Result<Replaye
 
 /// Replays a token against a scenario. Errors are bad input (a token that does not
 /// fit the scenario).
-pub fn replay(s: &Scenario, token: &str) -> Result<Replayed, String> {
+pub fn replay(s: &Scenario, token: &str) -> Result<Replayed, Error> {
     let t = Token::decode(token)?;
     if t.engine > s.engines.len() {
-        return Err(format!(
+        return Err(Error::Token(format!(
             "schedule `{token}` names engine {} but {} has {} engine(s)",
             t.engine,
             s.path,
             s.engines.len()
-        ));
+        )));
     }
     let model = s.model.build(&s.variant, &s.params);
     let mut f = explore::replay(model, t.steps.clone(), &s.bounds(&s.engines[t.engine - 1]))?;
@@ -463,7 +464,7 @@ fn net_found(
 
 /// Replays one seed of a turmoil engine (`engine`: its number, or the first turmoil
 /// engine). The report is the one the run printed, byte for byte.
-pub fn replay_seed(s: &Scenario, engine: Option<usize>, seed: u64) -> Result<Replayed, String> {
+pub fn replay_seed(s: &Scenario, engine: Option<usize>, seed: u64) -> Result<Replayed, Error> {
     let turmoil: Vec<usize> = s
         .engines
         .iter()
@@ -472,13 +473,16 @@ pub fn replay_seed(s: &Scenario, engine: Option<usize>, seed: u64) -> Result<Rep
         .map(|(i, _)| i + 1)
         .collect();
     let no = match engine {
-        None => *turmoil
-            .first()
-            .ok_or_else(|| format!("{} has no turmoil engine to replay a seed on", s.path))?,
+        None => *turmoil.first().ok_or_else(|| {
+            Error::Token(format!(
+                "{} has no turmoil engine to replay a seed on",
+                s.path
+            ))
+        })?,
         Some(k) if turmoil.contains(&k) => k,
         Some(k) => {
             let list: Vec<String> = turmoil.iter().map(|i| i.to_string()).collect();
-            return Err(format!(
+            return Err(Error::Token(format!(
                 "engine {k} of {} is not a turmoil engine (turmoil engines: {})",
                 s.path,
                 if list.is_empty() {
@@ -486,7 +490,7 @@ pub fn replay_seed(s: &Scenario, engine: Option<usize>, seed: u64) -> Result<Rep
                 } else {
                     list.join(", ")
                 }
-            ));
+            )));
         }
     };
     let Engine::Turmoil(settings) = &s.engines[no - 1].engine else {

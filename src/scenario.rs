@@ -283,10 +283,11 @@ pub const ENGINE_KINDS: [&str; 7] = [
 /// The scenario files under `paths`, each directory's sorted by path. A directory is
 /// searched with its subdirectories (`goker/`), except one named `long`: the
 /// hour-long explorations run only when named.
-pub fn files(paths: &[std::path::PathBuf]) -> Result<Vec<std::path::PathBuf>, String> {
-    fn walk(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) -> Result<(), String> {
-        let rd = std::fs::read_dir(dir)
-            .map_err(|e| format!("{}: cannot read directory: {e}", dir.display()))?;
+pub fn files(paths: &[std::path::PathBuf]) -> Result<Vec<std::path::PathBuf>, crate::Error> {
+    fn walk(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) -> Result<(), crate::Error> {
+        let rd = std::fs::read_dir(dir).map_err(|e| {
+            crate::Error::Path(format!("{}: cannot read directory: {e}", dir.display()))
+        })?;
         let mut v: Vec<std::path::PathBuf> = rd.filter_map(|e| e.ok().map(|e| e.path())).collect();
         v.sort();
         for p in v {
@@ -307,7 +308,10 @@ pub fn files(paths: &[std::path::PathBuf]) -> Result<Vec<std::path::PathBuf>, St
         } else if p.exists() {
             out.push(p.clone());
         } else {
-            return Err(format!("{}: no such file or directory", p.display()));
+            return Err(crate::Error::Path(format!(
+                "{}: no such file or directory",
+                p.display()
+            )));
         }
     }
     Ok(out)
@@ -365,6 +369,26 @@ fn ranged(
 }
 
 /// Parses scenario text; `path` is only used in messages.
+///
+/// ```
+/// let s = stalemate::scenario::parse("fixed.toml", r#"
+/// model = "cacher-2015"
+/// variant = "fixed"
+/// expect = "pass"
+///
+/// [[engine]]
+/// kind = "dpor"
+/// "#).unwrap();
+/// assert_eq!((s.model.name, s.engines.len()), ("cacher-2015", 1));
+///
+/// // A mistake is named with its line and column, and what would be accepted.
+/// let typo = "model = \"cacher-2051\"\nvariant = \"fixed\"\nexpect = \"pass\"\n";
+/// let Err(e) = stalemate::scenario::parse("typo.toml", typo) else {
+///     panic!("no such model")
+/// };
+/// assert!(e.full().contains("typo.toml:1:9"), "{}", e.full());
+/// assert!(e.full().contains("cacher-2015"), "{}", e.full());
+/// ```
 pub fn parse(path: &str, text: &str) -> Result<Scenario, ScenarioError> {
     let cx = Ctx { path, src: text };
     let raw: RawScenario = toml::from_str(text).map_err(|e| {

@@ -69,7 +69,21 @@ impl Token {
         )
     }
 
-    pub fn decode(s: &str) -> Result<Token, String> {
+    /// Reads a token as a report prints it; a token that does not parse is an
+    /// [`Error::Token`](crate::Error::Token) saying which part is wrong.
+    ///
+    /// ```
+    /// use stalemate::schedule::Token;
+    /// let t = Token::decode("1-7-0x3.1c2.0-0000beef").unwrap();
+    /// assert_eq!((t.engine, t.execution, t.steps.len()), (1, 7, 5));
+    /// assert_eq!(t.steps[3].case, Some(1)); // `1c2`: goroutine 1, the select's 2nd case
+    /// assert_eq!(t.encode(), "1-7-0x3.1c2.0-0000beef");
+    /// ```
+    pub fn decode(s: &str) -> Result<Token, crate::Error> {
+        Token::parse(s).map_err(crate::Error::Token)
+    }
+
+    fn parse(s: &str) -> Result<Token, String> {
         let parts: Vec<&str> = s.trim().split('-').collect();
         let [engine, execution, body, check] = parts.as_slice() else {
             return Err(format!(
@@ -147,26 +161,31 @@ mod tests {
         assert!(
             Token::decode("zz")
                 .unwrap_err()
+                .message()
                 .contains("is not of the form")
         );
         assert!(
             Token::decode("1-2-0xq-deadbeef")
                 .unwrap_err()
+                .message()
                 .contains("count `q` is not a number")
         );
         assert!(
             Token::decode("1-2-0-dead")
                 .unwrap_err()
+                .message()
                 .contains("not 8 hex digits")
         );
         assert!(
             Token::decode("1-2-0c0-deadbeef")
                 .unwrap_err()
+                .message()
                 .contains("cases are numbered from 1")
         );
         assert!(
             Token::decode("0-2-0-deadbeef")
                 .unwrap_err()
+                .message()
                 .contains("numbered from 1")
         );
     }

@@ -28,7 +28,11 @@ pub fn scenario_files(dir: &Path) -> Vec<(String, PathBuf)> {
 /// same report byte for byte; a pass says what it explored, and an unbounded loom
 /// pass must have exhausted every interleaving. Returns the reports to pin, named
 /// `<scenario>-<engine number>`.
-pub fn check_scenario(s: &Scenario) -> Result<Vec<(String, String)>, String> {
+pub fn check_scenario(s: &Scenario) -> Result<Vec<(String, String)>, crate::Error> {
+    check(s).map_err(crate::Error::Check)
+}
+
+fn check(s: &Scenario) -> Result<Vec<(String, String)>, String> {
     let mut pins = Vec::new();
     for (i, r) in runner::run(s).into_iter().enumerate() {
         let engine = r.engine.describe();

@@ -381,18 +381,16 @@ fn model(p: &Program) -> ModelFn {
 }
 
 fn bounds(p: &Program) -> Bounds {
-    Bounds {
-        check_races: true,
-        time: if p.virtual_time {
+    Bounds::default()
+        .check_races(true)
+        .time(if p.virtual_time {
             TimeMode::Virtual
         } else {
             TimeMode::Any
-        },
-        max_executions: 30_000,
-        max_steps: 200,
-        time_limit: Duration::from_secs(60),
-        ..Bounds::default()
-    }
+        })
+        .max_executions(30_000)
+        .max_steps(200)
+        .time_limit(Duration::from_secs(60))
 }
 
 fn loom_engine() -> Engine {
@@ -463,7 +461,7 @@ fn dpor_agrees(p: &Program, dfs: &Census) -> Result<(), String> {
     // The cut into units varies with the program (no cut, the default, deep ones): the
     // levels above the units are explored another way (`Bounds::split`).
     let split = [0, 2, 4, 12][(p.main.len() + p.goroutines.len()) % 4];
-    let cut = Bounds { split, ..bounds(p) };
+    let cut = bounds(p).split(split);
     let d = census(&Engine::Dpor, &cut, model(p)).expect("dpor ran");
     if d.explored.stop != stalemate::Stop::Exhausted {
         return Err(format!(
@@ -472,11 +470,7 @@ fn dpor_agrees(p: &Program, dfs: &Census) -> Result<(), String> {
         ));
     }
     // The shipping exploration on two threads, with a cut that gives them units.
-    let two = Bounds {
-        threads: 2,
-        split: 6,
-        ..bounds(p)
-    };
+    let two = bounds(p).threads(2).split(6);
     let first = explore(&Engine::Dpor, &two, model(p), None).expect("dpor ran");
     match (&first.finding, first.explored.stop) {
         (Some(f), _) if !dfs.violations.contains(&f.violation().property.key()) => {

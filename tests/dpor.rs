@@ -11,14 +11,12 @@ mod common;
 use common::unwaited;
 
 fn bounds() -> Bounds {
-    Bounds {
-        check_races: true,
-        time: Default::default(),
-        max_executions: 2_000_000,
-        max_steps: 400,
-        time_limit: Duration::from_secs(300),
-        ..Bounds::default()
-    }
+    Bounds::default()
+        .check_races(true)
+        .time(Default::default())
+        .max_executions(2_000_000)
+        .max_steps(400)
+        .time_limit(Duration::from_secs(300))
 }
 
 fn loom() -> Engine {
@@ -312,9 +310,9 @@ fn crossed(n: usize) -> ModelFn {
 #[test]
 fn two_threads_explore_what_one_does() {
     for split in [2, 8] {
-        let b = Bounds { split, ..bounds() };
+        let b = bounds().split(split);
         let one = census(&Engine::Dpor, &b, locks(4, true)).unwrap();
-        let two = census(&Engine::Dpor, &Bounds { threads: 2, ..b }, locks(4, true)).unwrap();
+        let two = census(&Engine::Dpor, &b.threads(2), locks(4, true)).unwrap();
         assert_eq!(traces(&one), traces(&two), "split {split}");
         assert_eq!(one.outcomes, two.outcomes);
         assert_eq!(one.violations, two.violations);
@@ -326,20 +324,10 @@ fn two_threads_explore_what_one_does() {
 /// together is what the whole reaches.
 #[test]
 fn two_parts_cover_the_tree_once() {
-    let b = Bounds {
-        split: 8,
-        ..bounds()
-    };
+    let b = bounds().split(8);
     let whole = census(&Engine::Dpor, &b, locks(4, true)).unwrap();
     let part = |k| {
-        let c = census(
-            &Engine::Dpor,
-            &Bounds {
-                part: Some((k, 2)),
-                ..b.clone()
-            },
-            locks(4, true),
-        );
+        let c = census(&Engine::Dpor, &b.clone().part(k, 2), locks(4, true));
         c.unwrap()
     };
     let (p0, p1) = (part(0), part(1));
@@ -361,17 +349,9 @@ fn two_parts_cover_the_tree_once() {
 #[test]
 fn a_finding_on_two_threads_is_the_finding_on_one() {
     for split in [2, 8] {
-        let b = Bounds { split, ..bounds() };
+        let b = bounds().split(split);
         let find = |threads| {
-            let o = explore(
-                &Engine::Dpor,
-                &Bounds {
-                    threads,
-                    ..b.clone()
-                },
-                crossed(5),
-                None,
-            );
+            let o = explore(&Engine::Dpor, &b.clone().threads(threads), crossed(5), None);
             let f = o.unwrap().finding.expect("the deadlock is found");
             (f.execution, f.violation().property.key(), f.schedule())
         };
@@ -410,16 +390,10 @@ fn a_timer_and_a_hand_off_reach_what_dfs_reaches() {
             }
         });
     });
-    let any = Bounds {
-        time: stalemate::TimeMode::Any,
-        ..bounds()
-    };
+    let any = bounds().time(stalemate::TimeMode::Any);
     let dfs = census(&Engine::Dfs, &any, model.clone()).unwrap();
     for split in [0, 1, 2, 3, 4, 8] {
-        let cut = Bounds {
-            split,
-            ..any.clone()
-        };
+        let cut = any.clone().split(split);
         let d = census(&Engine::Dpor, &cut, model.clone()).unwrap();
         assert_eq!(
             unwaited(&d.outcomes),

@@ -19,14 +19,12 @@ fn engines() -> Vec<Engine> {
 }
 
 fn bounds() -> Bounds {
-    Bounds {
-        check_races: true,
-        time: Default::default(),
-        max_executions: 20_000,
-        max_steps: 200,
-        time_limit: Duration::from_secs(60),
-        ..Bounds::default()
-    }
+    Bounds::default()
+        .check_races(true)
+        .time(Default::default())
+        .max_executions(20_000)
+        .max_steps(200)
+        .time_limit(Duration::from_secs(60))
 }
 
 /// Runs `model` under every engine; each must report `want` (a property key or "pass").
@@ -550,11 +548,7 @@ fn race_checking_can_be_turned_off() {
         go.go("w", move |_| v2.set(1));
         v.get();
     });
-    let b = Bounds {
-        check_races: false,
-        time: Default::default(),
-        ..bounds()
-    };
+    let b = bounds().check_races(false).time(Default::default());
     for e in engines() {
         assert!(
             explore(&e, &b, model.clone(), None)
@@ -773,7 +767,7 @@ fn tick_or_timeout(go: &Go) {
 }
 
 fn with_time(time: stalemate::TimeMode) -> Bounds {
-    Bounds { time, ..bounds() }
+    bounds().time(time)
 }
 
 #[test]

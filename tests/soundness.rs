@@ -28,14 +28,12 @@ fn engines() -> Vec<Engine> {
 }
 
 fn bounds() -> Bounds {
-    Bounds {
-        check_races: true,
-        time: Default::default(),
-        max_executions: 100_000,
-        max_steps: 200,
-        time_limit: Duration::from_secs(120),
-        ..Bounds::default()
-    }
+    Bounds::default()
+        .check_races(true)
+        .time(Default::default())
+        .max_executions(100_000)
+        .max_steps(200)
+        .time_limit(Duration::from_secs(120))
 }
 
 /// Every engine reports `want` (a property key, or "pass" after an exhausted search).

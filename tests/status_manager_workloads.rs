@@ -41,14 +41,12 @@ fn workload() -> impl Strategy<Value = Vec<(&'static str, i64)>> {
 /// Explores one workload under shuttle-random; the property broken, if any.
 fn check(variant: &str, w: &[(&'static str, i64)], schedules: u64) -> Option<String> {
     let m = models::find("status-manager").unwrap();
-    let b = Bounds {
-        check_races: true,
-        time: Default::default(),
-        max_executions: schedules,
-        max_steps: 5_000,
-        time_limit: Duration::from_secs(60),
-        ..Bounds::default()
-    };
+    let b = Bounds::default()
+        .check_races(true)
+        .time(Default::default())
+        .max_executions(schedules)
+        .max_steps(5_000)
+        .time_limit(Duration::from_secs(60));
     let o = explore(
         &Engine::Random { seed: 1 },
         &b,

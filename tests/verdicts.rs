@@ -32,7 +32,7 @@ fn engine_run(engine: Engine, executions: u64, stop: Stop, error: Option<&str>) 
         engine,
         explored,
         found: None,
-        error: error.map(str::to_string),
+        error: error.map(|e| stalemate::Error::Engine(e.to_string())),
         elapsed: Duration::ZERO,
         verdict,
         shared: Vec::new(),
@@ -122,11 +122,9 @@ fn an_engine_error_is_an_error_with_no_coverage_and_exit_4() {
 
 #[test]
 fn a_search_that_completed_nothing_is_incomplete_not_a_pass() {
-    let cfg = stalemate::check::Config {
-        engine: Engine::Dfs,
-        time_limit: Duration::ZERO,
-        ..Default::default()
-    };
+    let cfg = stalemate::check::Config::default()
+        .engine(Engine::Dfs)
+        .time_limit(Duration::ZERO);
     let r = std::panic::catch_unwind(|| {
         stalemate::check::check(cfg, |go| {
             let mu = go.mutex("mu");

@@ -34,7 +34,7 @@ pub(crate) enum Kind {
 
 /// One engine-visible object. Touching it is a scheduling point that conflicts with
 /// every other access of the same point (a write), and with nothing else. Under loom
-/// it is the vendored `loom::point::Point`: DPOR sees it, and it keeps no value.
+/// it is `loom::point::Point` from stalemate-loom: DPOR sees it, and it keeps no value.
 /// shuttle's schedulers see no objects, only scheduling points: there a touch is
 /// shuttle's `switch`, the scheduling point of each of its own primitives, without
 /// the clocks and signature an atomic would keep.
@@ -379,7 +379,7 @@ pub(crate) fn spawn(kind: Kind, f: impl FnOnce() + Send + 'static) -> Join {
 /// process. loom's threads end with a `generator` "done" panic that generator's own
 /// hook filters out; shuttle's hook reports every panic it sees. Shuttle's must be
 /// installed first, so that generator's filter wraps it and sees those panics first.
-/// Each goroutine's stack under shuttle, as under the vendored loom: 1 MiB, room for
+/// Each goroutine's stack under shuttle, as under stalemate-loom (the loom fork): 1 MiB, room for
 /// an interpreted Go kernel's calls (see `kernel::interp::MAX_DEPTH`).
 pub(crate) const STACK_BYTES: usize = 1 << 20;
 

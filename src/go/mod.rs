@@ -3,6 +3,27 @@
 //! A model receives a [`Go`] handle and uses it the way Go code uses the runtime:
 //! `go.go("reflector", |go| ...)` starts a goroutine, `go.mutex("Cacher.mu")` makes a
 //! named mutex. Every goroutine and primitive has a name; reports speak in those names.
+//!
+//! ```
+//! use stalemate::explore::{explore, Bounds, Engine};
+//! use stalemate::verdict::Property;
+//! use std::sync::Arc;
+//!
+//! // A worker sends on an unbuffered channel nobody receives from, then main waits.
+//! let main = Arc::new(|go: &stalemate::go::Go| {
+//!     let (ch, wg) = (go.chan::<u32>("results", 0), go.waitgroup("wg"));
+//!     wg.add(1);
+//!     let (ch2, wg2) = (ch.clone(), wg.clone());
+//!     go.go("worker", move |_| {
+//!         ch2.send(1); // buggy: main never receives
+//!         wg2.done();
+//!     });
+//!     wg.wait();
+//! });
+//! let o = explore(&Engine::Dpor, &Bounds::default(), main, None).unwrap();
+//! let found = o.finding.expect("the deadlock");
+//! assert_eq!(found.violation().property, Property::Deadlock);
+//! ```
 
 mod chan;
 mod sync;

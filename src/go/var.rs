@@ -7,7 +7,7 @@
 //! accesses are not scheduling points, so they cost no interleavings.
 
 use super::{Go, Obj};
-use crate::report::{Property, Violation};
+use crate::verdict::{Property, Violation};
 use crate::world::say;
 use crate::world::{Access, Attempt, ObjKind, State, VarState, World};
 use std::fmt::Debug;

@@ -12,7 +12,7 @@ mod value;
 
 use crate::explore::ModelFn;
 use crate::go::Go;
-use crate::models::{Build, Model, Param, Params, Variant};
+use crate::model::{Build, Model, Param, Params, Variant};
 use ast::{E, Expr, File, Func, Pos, Type};
 use interp::{I, Rt};
 use std::collections::BTreeMap;
@@ -80,6 +80,31 @@ pub const PROPERTIES: &[(&str, &str)] = &[
 
 /// Parses and checks the kernel at `path` (shown as given) for entry `entry`; with
 /// none, `main`, or else the first `TestX(t *testing.T)`.
+///
+/// ```
+/// use stalemate::explore::{explore, Bounds, Engine};
+/// let src = "package main
+///
+/// import \"sync\"
+///
+/// func main() {
+/// \tvar mu sync.Mutex
+/// \tmu.Lock()
+/// \tmu.Lock() // buggy: Go's Mutex is not reentrant
+/// }
+/// ";
+/// let model = stalemate::kernel::parse("twice.go", src, None).unwrap().into_model("twice");
+/// let main = model.build("kernel", &model.params(&[]));
+/// let o = explore(&Engine::Dpor, &Bounds::default(), main, None).unwrap();
+/// assert_eq!(o.finding.unwrap().violation().property.key(), "deadlock");
+///
+/// // Outside the subset: refused before anything runs, with the place.
+/// let Err(e) = stalemate::kernel::parse("jump.go", "package main\n\nfunc main() {\n\tgoto end\nend:\n}\n", None)
+/// else {
+///     panic!("goto is outside the subset")
+/// };
+/// assert_eq!((e.line, e.col), (4, 2));
+/// ```
 pub fn parse(path: &str, text: &str, entry: Option<&str>) -> Result<Kernel, KernelError> {
     let file = parse::parse(path, text)?;
     check::check(&file)?;
@@ -187,7 +212,7 @@ impl Kernel {
             }],
             params: Box::leak(params.into_boxed_slice()),
             properties: PROPERTIES,
-            main: Build::Kernel(k),
+            main: Build::Kernel(Box::new(move |p| build(k, p))),
             network: None,
         }))
     }

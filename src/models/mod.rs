@@ -7,119 +7,7 @@ mod cacher_modern;
 mod informer;
 mod status_manager;
 
-use crate::explore::ModelFn;
-use std::collections::BTreeMap;
-
-/// An integer parameter (booleans are 0/1).
-pub struct Param {
-    pub name: &'static str,
-    pub default: i64,
-    pub min: i64,
-    pub max: i64,
-    pub doc: &'static str,
-}
-
-pub struct Variant {
-    pub name: &'static str,
-    pub doc: &'static str,
-}
-
-/// A model of the catalogue.
-pub struct Model {
-    pub name: &'static str,
-    pub summary: &'static str,
-    /// Where the Go original is public: the commit, PR or write-up it was ported from.
-    pub origin: &'static str,
-    pub variants: &'static [Variant],
-    pub params: &'static [Param],
-    /// Named properties the model can break, besides deadlock, leak and faults.
-    pub properties: &'static [(&'static str, &'static str)],
-    /// How main is built for a variant and parameters (both already validated).
-    pub main: Build,
-    /// The same logic as turmoil hosts, for `kind = "turmoil"` engines.
-    pub network: Option<&'static Network>,
-}
-
-/// Where a model's main comes from.
-pub enum Build {
-    /// A Rust model: main for a variant and parameters.
-    Rust(fn(&str, &Params) -> ModelFn),
-    /// A Go kernel, interpreted (`crate::kernel`).
-    Kernel(&'static crate::kernel::Kernel),
-    /// A closure given to [`crate::check`].
-    Func(ModelFn),
-}
-
-/// A model's network side: its hosts and how to build one simulation.
-pub struct Network {
-    /// Host software (restartable by `bounce`), each with what it does.
-    pub hosts: &'static [(&'static str, &'static str)],
-    /// Clients: the simulation ends when they have all finished.
-    pub clients: &'static [(&'static str, &'static str)],
-    /// What a fault plan drawn from a seed may crash and bounce, and cut or hold.
-    pub drawn_hosts: &'static [&'static str],
-    pub drawn_links: &'static [(&'static str, &'static str)],
-    /// Where drawn faults land: the window in which the clients' requests are.
-    pub drawn_window: std::time::Duration,
-    pub build: fn(&str, &Params) -> crate::net::NetFn,
-}
-
-impl Network {
-    pub fn host_names(&self) -> Vec<&'static str> {
-        self.hosts.iter().chain(self.clients).map(|h| h.0).collect()
-    }
-}
-
-/// Parameter values, every parameter present (defaults filled in).
-#[derive(Clone, Debug, PartialEq)]
-pub struct Params(pub BTreeMap<&'static str, i64>);
-
-impl Params {
-    pub fn get(&self, name: &str) -> i64 {
-        *self
-            .0
-            .get(name)
-            .unwrap_or_else(|| panic!("model asked for unknown parameter {name}"))
-    }
-
-    pub fn usize(&self, name: &str) -> usize {
-        usize::try_from(self.get(name)).unwrap_or(0)
-    }
-
-    /// `name=value` for every parameter, in name order.
-    pub fn describe(&self) -> Vec<String> {
-        self.0.iter().map(|(k, v)| format!("{k}={v}")).collect()
-    }
-}
-
-impl Model {
-    /// main for a variant and parameters (both already validated).
-    pub fn build(&self, variant: &str, params: &Params) -> ModelFn {
-        match &self.main {
-            Build::Rust(f) => f(variant, params),
-            Build::Kernel(k) => crate::kernel::build(k, params),
-            Build::Func(f) => f.clone(),
-        }
-    }
-
-    /// The defaults, overridden by `given`.
-    pub fn params(&self, given: &[(&'static str, i64)]) -> Params {
-        let mut m: BTreeMap<&'static str, i64> =
-            self.params.iter().map(|p| (p.name, p.default)).collect();
-        for (k, v) in given {
-            m.insert(k, *v);
-        }
-        Params(m)
-    }
-
-    pub fn variant(&self, name: &str) -> Option<&'static Variant> {
-        self.variants.iter().find(|v| v.name == name)
-    }
-
-    pub fn param(&self, name: &str) -> Option<&'static Param> {
-        self.params.iter().find(|p| p.name == name)
-    }
-}
+pub use crate::model::{Build, Model, Network, Param, Params, Variant};
 
 pub static ALL: &[&Model] = &[
     &cacher_2015::MODEL,
@@ -134,13 +22,16 @@ static REGISTERED: std::sync::Mutex<Vec<&'static Model>> = std::sync::Mutex::new
 
 /// Adds a model of the caller's own crate: scenario files may then name it, and the
 /// CLI (`stalemate::cli::main`) lists it. A second model of the same name is refused.
-pub fn register(m: &'static Model) -> Result<(), String> {
+pub fn register(m: &'static Model) -> Result<(), crate::Error> {
     let mut r = REGISTERED.lock().unwrap_or_else(|e| e.into_inner());
     if ALL.iter().chain(r.iter()).any(|x| x.name == m.name) {
         if r.iter().any(|x| std::ptr::eq(*x, m)) {
             return Ok(());
         }
-        return Err(format!("a model named {} is registered already", m.name));
+        return Err(crate::Error::DuplicateModel(format!(
+            "a model named {} is registered already",
+            m.name
+        )));
     }
     r.push(m);
     Ok(())
@@ -152,6 +43,15 @@ pub fn all() -> Vec<&'static Model> {
     ALL.iter().copied().chain(r.iter().copied()).collect()
 }
 
+/// The catalogue's model of that name, or a registered one.
+///
+/// ```
+/// let m = stalemate::models::find("cacher-2015").expect("in the catalogue");
+/// assert!(m.variant("buggy").is_some() && m.variant("fixed").is_some());
+/// let p = m.params(&[("watchers", 2)]);
+/// assert_eq!(p.get("watchers"), 2);
+/// assert!(stalemate::models::find("no-such-model").is_none());
+/// ```
 pub fn find(name: &str) -> Option<&'static Model> {
     all().into_iter().find(|m| m.name == name)
 }

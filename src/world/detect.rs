@@ -5,7 +5,7 @@
 //! - no cycle and main has returned: `leak` (what goleak reports).
 
 use super::state::*;
-use crate::report::{Property, Violation, WaitGraph};
+use crate::verdict::{Property, Violation, WaitGraph};
 
 /// The live goroutines other than `g` that have used channel `o` the other way:
 /// the ones that could complete `g`'s send or receive, with their role.

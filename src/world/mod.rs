@@ -10,11 +10,12 @@ mod detect;
 pub(crate) mod print;
 mod state;
 
+pub use crate::verdict::Fault;
 pub(crate) use state::*;
-pub use state::{Fault, TimeMode, Turn};
+pub use state::{TimeMode, Turn};
 
 use crate::engine::{self, Kind, Point};
-use crate::report::{Property, Violation};
+use crate::verdict::{Property, Violation};
 use std::collections::{BTreeMap, BTreeSet};
 use std::panic::{AssertUnwindSafe, catch_unwind, resume_unwind};
 use std::sync::{Arc, Mutex, MutexGuard};

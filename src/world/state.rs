@@ -2,7 +2,7 @@
 
 use super::Options;
 use crate::engine::{Join, Thread, ThreadKey};
-use crate::report::{Property, Violation};
+use crate::verdict::{Fault, Property, Violation};
 use std::any::Any;
 use std::collections::{BTreeSet, VecDeque};
 
@@ -25,56 +25,6 @@ pub(crate) enum Status {
     /// main, after returning: waiting for the other goroutines.
     Joining,
     Done,
-}
-
-/// Go runtime faults the harness reports.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Fault {
-    UnlockOfUnlockedMutex,
-    UnlockOfUnlockedRwMutex,
-    RUnlockOfUnlockedRwMutex,
-    SendOnClosedChannel,
-    CloseOfClosedChannel,
-    CloseOfNilChannel,
-    NegativeWaitGroupCounter,
-}
-
-impl Fault {
-    pub const ALL: [Fault; 7] = [
-        Fault::UnlockOfUnlockedMutex,
-        Fault::UnlockOfUnlockedRwMutex,
-        Fault::RUnlockOfUnlockedRwMutex,
-        Fault::SendOnClosedChannel,
-        Fault::CloseOfClosedChannel,
-        Fault::CloseOfNilChannel,
-        Fault::NegativeWaitGroupCounter,
-    ];
-
-    /// The name used in scenario files: `fault:<key>`.
-    pub fn key(self) -> &'static str {
-        match self {
-            Fault::UnlockOfUnlockedMutex => "unlock-of-unlocked-mutex",
-            Fault::UnlockOfUnlockedRwMutex => "unlock-of-unlocked-rwmutex",
-            Fault::RUnlockOfUnlockedRwMutex => "runlock-of-unlocked-rwmutex",
-            Fault::SendOnClosedChannel => "send-on-closed-channel",
-            Fault::CloseOfClosedChannel => "close-of-closed-channel",
-            Fault::CloseOfNilChannel => "close-of-nil-channel",
-            Fault::NegativeWaitGroupCounter => "negative-waitgroup-counter",
-        }
-    }
-
-    /// What Go's runtime prints.
-    pub fn go_message(self) -> &'static str {
-        match self {
-            Fault::UnlockOfUnlockedMutex => "fatal error: sync: unlock of unlocked mutex",
-            Fault::UnlockOfUnlockedRwMutex => "fatal error: sync: Unlock of unlocked RWMutex",
-            Fault::RUnlockOfUnlockedRwMutex => "fatal error: sync: RUnlock of unlocked RWMutex",
-            Fault::SendOnClosedChannel => "panic: send on closed channel",
-            Fault::CloseOfClosedChannel => "panic: close of closed channel",
-            Fault::CloseOfNilChannel => "panic: close of nil channel",
-            Fault::NegativeWaitGroupCounter => "panic: sync: negative WaitGroup counter",
-        }
-    }
 }
 
 /// How timers, tickers and sleeps relate to the other steps.

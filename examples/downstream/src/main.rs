@@ -1,5 +1,5 @@
 //! This crate's own `stalemate` command: the catalogue plus its model.
-//! `cargo run -p downstream -- run examples/downstream/scenarios`.
+//! From this folder: `cargo run -- run scenarios`.
 
 fn main() -> std::process::ExitCode {
     stalemate::cli::main(&[&downstream::MODEL])

@@ -16,11 +16,9 @@ fn the_fixed_dispatcher_is_proven() {
 
 #[test]
 fn pct_finds_the_buggy_dispatcher_deadlock() {
-    let cfg = Config {
-        engine: Engine::Pct { seed: 1, depth: 3 },
-        iterations: 1000,
-        ..Config::default()
-    };
+    let cfg = Config::default()
+        .engine(Engine::Pct { seed: 1, depth: 3 })
+        .iterations(1000);
     let err = std::panic::catch_unwind(|| check(cfg, main_of("buggy"))).expect_err("found");
     let report = err.downcast_ref::<String>().expect("the report");
     assert!(
