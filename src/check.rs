@@ -136,6 +136,7 @@ fn scenario(cfg: &Config, f: ModelFn) -> Scenario {
         time: cfg.time,
         threads: 1,
         part: None,
+        replay_flags: String::new(),
     }
 }
 

@@ -16,6 +16,15 @@ use std::time::Duration;
 
 /// Exit code for bad input: a malformed scenario, an unknown model, a bad schedule.
 const BAD_INPUT: u8 = 2;
+/// The engines `stalemate check --engine` takes: every thread engine.
+const CHECK_ENGINES: [&str; 6] = [
+    "dpor",
+    "loom",
+    "shuttle-random",
+    "shuttle-pct",
+    "shuttle-dfs",
+    "shuttle-stateful",
+];
 /// Exit code for a replay that no longer follows its schedule.
 const DIVERGED: u8 = 5;
 
@@ -82,6 +91,23 @@ enum Cmd {
     Check {
         /// The kernel: a .go file.
         kernel: PathBuf,
+        /// One engine instead of dpor then shuttle-pct.
+        #[arg(long, value_parser = clap::builder::PossibleValuesParser::new(CHECK_ENGINES))]
+        engine: Option<String>,
+        /// Executions at most (default 1,000,000 for an exhaustive engine, else 1,000).
+        #[arg(long, value_parser = clap::value_parser!(u64).range(1..=1_000_000_000))]
+        iterations: Option<u64>,
+        /// How timers and sleeps fire: at any step (any, the default), or when every
+        /// goroutine is blocked, in deadline order (virtual: durations count).
+        #[arg(long, value_parser = clap::builder::PossibleValuesParser::new(["any", "virtual"]))]
+        time: Option<String>,
+        /// The function to run: main, or a TestX(t *testing.T) (default: main, else the
+        /// first test).
+        #[arg(long)]
+        entry: Option<String>,
+        /// The seed of shuttle-random and shuttle-pct (default 1).
+        #[arg(long, value_parser = clap::value_parser!(u64).range(0..=i64::MAX as u64))]
+        seed: Option<u64>,
     },
     /// Replays a schedule (thread engines) or a seed (turmoil) from a report,
     /// printing the same report again.
@@ -95,6 +121,12 @@ enum Cmd {
         /// The seed of a turmoil engine's report.
         #[arg(long)]
         seed: Option<u64>,
+        /// For a Go kernel: the --time its `stalemate check` was given.
+        #[arg(long, value_parser = clap::builder::PossibleValuesParser::new(["any", "virtual"]))]
+        time: Option<String>,
+        /// For a Go kernel: the --entry its `stalemate check` was given.
+        #[arg(long)]
+        entry: Option<String>,
         /// With --seed: which engine (numbered from 1); default the first turmoil one.
         #[arg(long, requires = "seed")]
         engine: Option<usize>,
@@ -222,23 +254,55 @@ pub fn main(models: &[&'static Model]) -> ExitCode {
                 shard,
             },
         ),
-        Cmd::Check { kernel } => run(
-            vec![kernel],
-            &RunOpts {
-                quiet: false,
-                format: Format::Text,
-                junit: None,
-                graph: None,
-                jobs: cores(),
-                shard: None,
-            },
-        ),
+        Cmd::Check {
+            kernel,
+            engine,
+            iterations,
+            time,
+            entry,
+            seed,
+        } => {
+            let opts = scenario::KernelCheck {
+                engine,
+                iterations,
+                time: time.as_deref().and_then(crate::TimeMode::from_key),
+                entry,
+                seed,
+            };
+            let s = match scenario::kernel_check(&kernel, &opts) {
+                Ok(s) => s,
+                Err(e) => {
+                    show_error(&e);
+                    return ExitCode::from(BAD_INPUT);
+                }
+            };
+            run_loaded(
+                vec![s],
+                &RunOpts {
+                    quiet: false,
+                    format: Format::Text,
+                    junit: None,
+                    graph: None,
+                    jobs: cores(),
+                    shard: None,
+                },
+            )
+        }
         Cmd::Replay {
             scenario,
             schedule,
             seed,
+            time,
+            entry,
             engine,
-        } => replay(&scenario, schedule.as_deref(), seed, engine),
+        } => {
+            let opts = scenario::KernelCheck {
+                time: time.as_deref().and_then(crate::TimeMode::from_key),
+                entry,
+                ..Default::default()
+            };
+            replay(&scenario, &opts, schedule.as_deref(), seed, engine)
+        }
     }
 }
 
@@ -424,10 +488,13 @@ fn execute(
 }
 
 fn run(paths: Vec<PathBuf>, opts: &RunOpts) -> ExitCode {
-    let mut scenarios = match load_all(paths) {
-        Ok(s) => s,
-        Err(code) => return ExitCode::from(code),
-    };
+    match load_all(paths) {
+        Ok(s) => run_loaded(s, opts),
+        Err(code) => ExitCode::from(code),
+    }
+}
+
+fn run_loaded(mut scenarios: Vec<Scenario>, opts: &RunOpts) -> ExitCode {
     let runs = plan_runs(&scenarios, opts.shard);
     // Threads the runs leave idle go to each dpor run.
     let threads = (opts.jobs / opts.jobs.min(runs.len()).max(1)).max(1);
@@ -601,8 +668,27 @@ fn table(rows: &[(String, String, &EngineRun)]) -> String {
     o
 }
 
-fn replay(path: &Path, token: Option<&str>, seed: Option<u64>, engine: Option<usize>) -> ExitCode {
-    let s = match scenario::load(path) {
+fn replay(
+    path: &Path,
+    opts: &scenario::KernelCheck,
+    token: Option<&str>,
+    seed: Option<u64>,
+    engine: Option<usize>,
+) -> ExitCode {
+    let go = path.extension().is_some_and(|x| x == "go");
+    if !go && *opts != scenario::KernelCheck::default() {
+        eprintln!(
+            "error: {}: --time and --entry are for a Go kernel (a .go file); a scenario file says them itself",
+            path.display()
+        );
+        return ExitCode::from(BAD_INPUT);
+    }
+    let loaded = if go {
+        scenario::kernel_check(path, opts)
+    } else {
+        scenario::load(path)
+    };
+    let s = match loaded {
         Ok(s) => s,
         Err(e) => {
             show_error(&e);

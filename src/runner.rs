@@ -186,7 +186,10 @@ fn found(s: &Scenario, engine_no: usize, f: &Finding) -> Found {
         check: schedule::check(&f.run.steps),
     }
     .encode();
-    let cmd = format!("stalemate replay {} --schedule {token}", s.path);
+    let cmd = format!(
+        "stalemate replay {}{} --schedule {token}",
+        s.path, s.replay_flags
+    );
     let v = f.violation();
     let report = report::render(
         &header(s, spec, f.execution),
@@ -329,7 +332,12 @@ pub fn replay(s: &Scenario, token: &str) -> Result<Replayed, Error> {
         f.run.violation = Some(v);
     }
     let spec = &s.engines[t.engine - 1];
-    let cmd = format!("stalemate replay {} --schedule {}", s.path, t.encode());
+    let cmd = format!(
+        "stalemate replay {}{} --schedule {}",
+        s.path,
+        s.replay_flags,
+        t.encode()
+    );
     let report = report::render(
         &header(s, spec, t.execution),
         f.violation(),

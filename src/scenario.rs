@@ -86,6 +86,9 @@ pub struct Scenario {
     pub threads: usize,
     /// Only part `k` (from 0) of `n` of each `dpor` tree (the command line's `--shard`).
     pub part: Option<(u32, u32)>,
+    /// What a replay command must repeat after the path: the options `stalemate check`
+    /// was given that change an execution (` --time virtual`, ` --entry TestX`).
+    pub replay_flags: String,
 }
 
 impl Scenario {
@@ -330,24 +333,88 @@ pub fn load(path: &std::path::Path) -> Result<Scenario, ScenarioError> {
         span: 0..0,
     })?;
     if path.extension().is_some_and(|x| x == "go") {
-        return kernel_check(path);
+        return kernel_check(path, &KernelCheck::default());
     }
     parse(&shown, &text)
 }
 
+/// What `stalemate check` may be told besides the kernel (its options).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct KernelCheck {
+    /// One engine kind (`dpor`, `loom`, `shuttle-random`, `shuttle-pct`, `shuttle-dfs`,
+    /// `shuttle-stateful`); none: `dpor`, then `shuttle-pct`.
+    pub engine: Option<String>,
+    /// Executions at most; none: 1,000,000 for an exhaustive engine, 1,000 otherwise.
+    pub iterations: Option<u64>,
+    /// `any` or `virtual`; none: `any`.
+    pub time: Option<TimeMode>,
+    /// The entry: `main` or a `TestX(t *testing.T)`; none: `main`, else the first test.
+    pub entry: Option<String>,
+    /// The seed of `shuttle-random` and `shuttle-pct`; none: 1.
+    pub seed: Option<u64>,
+}
+
+impl KernelCheck {
+    /// The options a replay must be given too: those that change an execution.
+    fn replay_flags(&self) -> String {
+        let mut f = String::new();
+        if let Some(m) = self.time {
+            f += &format!(" --time {}", m.key());
+        }
+        if let Some(e) = &self.entry {
+            f += &format!(" --entry {e}");
+        }
+        f
+    }
+
+    /// The scenario text these options stand for. Engine kinds and numbers are checked
+    /// by the caller (the command line's value parsers), so the text always parses;
+    /// an unknown entry is the kernel's error, at its file.
+    fn text(&self, go: &str) -> String {
+        let mut t = format!(
+            "description = \"stalemate check: the kernel under the {} engines\"\n\
+             go = {go:?}\nexpect = \"pass\"\n",
+            if self.engine.is_some() {
+                "chosen"
+            } else {
+                "default"
+            }
+        );
+        if let Some(e) = &self.entry {
+            t += &format!("entry = {e:?}\n");
+        }
+        if let Some(m) = self.time {
+            t += &format!("[time]\nmode = {:?}\n", m.key());
+        }
+        let kinds: Vec<&str> = match &self.engine {
+            Some(k) => vec![k.as_str()],
+            None => vec!["dpor", "shuttle-pct"],
+        };
+        for kind in kinds {
+            let exhaustive = matches!(kind, "dpor" | "loom" | "shuttle-dfs" | "shuttle-stateful");
+            let n = self
+                .iterations
+                .unwrap_or(if exhaustive { 1_000_000 } else { 1_000 });
+            t += &format!("[[engine]]\nkind = {kind:?}\niterations = {n}\n");
+            if matches!(kind, "shuttle-random" | "shuttle-pct") {
+                t += &format!("seed = {}\n", self.seed.unwrap_or(1));
+            }
+        }
+        t
+    }
+}
+
 /// `stalemate check kernel.go` (or a `.go` file given to `run` or `replay`): the
-/// kernel's `main` (or its first test) under the default engines, expecting a pass.
-pub fn kernel_check(path: &std::path::Path) -> Result<Scenario, ScenarioError> {
+/// kernel's `main` (or its first test) under the default engines, or those `opts`
+/// name, expecting a pass.
+pub fn kernel_check(path: &std::path::Path, opts: &KernelCheck) -> Result<Scenario, ScenarioError> {
     let name = path
         .file_name()
         .map_or(String::new(), |n| n.to_string_lossy().into_owned());
-    let text = format!(
-        "description = \"stalemate check: the kernel under the default engines\"\n\
-         go = {name:?}\nexpect = \"pass\"\n\
-         [[engine]]\nkind = \"dpor\"\niterations = 1000000\n\
-         [[engine]]\nkind = \"shuttle-pct\"\nseed = 1\niterations = 1000\n"
-    );
-    parse(&path.display().to_string(), &text)
+    let mut s = parse(&path.display().to_string(), &opts.text(&name))?;
+    s.replay_flags = opts.replay_flags();
+    Ok(s)
 }
 
 fn ranged(
@@ -503,6 +570,7 @@ pub fn parse(path: &str, text: &str) -> Result<Scenario, ScenarioError> {
         time,
         threads: 1,
         part: None,
+        replay_flags: String::new(),
     })
 }
 

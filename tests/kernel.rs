@@ -324,3 +324,122 @@ fn a_nil_dereference_is_reported_as_go_does() {
         ],
     );
 }
+
+/// `Timer.Stop` and `Timer.Reset` return what Go documents: under virtual time every
+/// case by its deadline; under `any` time, in every order of firing and stopping, Stop's
+/// result agrees with the channel. Both kernels panic on a wrong result.
+#[test]
+fn timer_stop_and_reset_return_what_go_documents() {
+    for args in [
+        [
+            "check",
+            "--time",
+            "virtual",
+            "tests/kernels/timer_virtual.go",
+        ],
+        ["check", "--time", "any", "tests/kernels/timer_any.go"],
+    ] {
+        let o = stalemate(&args);
+        let t = text(&o);
+        assert_eq!(o.status.code(), Some(0), "{t}");
+        assert!(
+            t.contains("every interleaving (proven for these parameters)"),
+            "{t}"
+        );
+    }
+}
+
+/// `if !t.Stop() { <-t.C }` after a select that took the tick: Stop returns false and
+/// the drain waits forever, in both time modes; the replay command carries `--time`
+/// and reproduces the report. With a drain that does not wait, proven.
+#[test]
+fn stop_then_drain_after_the_tick_was_taken_hangs_and_is_found() {
+    for time in ["any", "virtual"] {
+        let o = stalemate(&["check", "--time", time, "tests/kernels/timer_drain.go"]);
+        let t = text(&o);
+        assert_eq!(o.status.code(), Some(1), "{t}");
+        assert!(t.contains("stalemate: deadlock found"), "{t}");
+        assert!(t.contains("already fired or stopped"), "{t}");
+        assert!(
+            t.contains("waits for receive from channel t (empty)"),
+            "{t}"
+        );
+        let replay = t
+            .lines()
+            .map(str::trim)
+            .find(|l| l.starts_with("stalemate replay tests/kernels/timer_drain.go"))
+            .unwrap_or_else(|| panic!("no replay line in:\n{t}"));
+        assert!(
+            replay.contains(&format!(" --time {time} --schedule ")),
+            "{replay}"
+        );
+        let args: Vec<&str> = replay.split(' ').skip(1).collect();
+        let again = stalemate(&args);
+        assert_eq!(again.status.code(), Some(0), "{}", text(&again));
+
+        let o = stalemate(&[
+            "check",
+            "--time",
+            time,
+            "tests/kernels/timer_drain_fixed.go",
+        ]);
+        let t = text(&o);
+        assert_eq!(o.status.code(), Some(0), "{t}");
+        assert!(
+            t.contains("every interleaving (proven for these parameters)"),
+            "{t}"
+        );
+    }
+}
+
+/// `stalemate check` takes the options a user reaches for: one engine, its budget and
+/// seed, the time mode and the entry; a bad one is refused before anything runs.
+#[test]
+fn check_takes_engine_iterations_time_entry_and_seed() {
+    let o = stalemate(&[
+        "check",
+        "--engine",
+        "shuttle-random",
+        "--seed",
+        "7",
+        "--iterations",
+        "40",
+        "tests/kernels/semantics.go",
+    ]);
+    let t = text(&o);
+    assert_eq!(o.status.code(), Some(0), "{t}");
+    assert!(t.contains("shuttle-random (seed 7"), "{t}");
+    assert!(t.contains("40 executions"), "{t}");
+    assert!(!t.contains("dpor"), "one engine only: {t}");
+
+    let o = stalemate(&[
+        "check",
+        "--entry",
+        "TestCounter",
+        "tests/kernels/testfail.go",
+    ]);
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+    assert!(text(&o).contains("violation:test-failed"), "{}", text(&o));
+
+    for (args, says) in [
+        (
+            vec!["--engine", "turmoil"],
+            "invalid value 'turmoil' for '--engine",
+        ),
+        (
+            vec!["--iterations", "0"],
+            "invalid value '0' for '--iterations",
+        ),
+        (vec!["--time", "real"], "invalid value 'real' for '--time"),
+        (vec!["--entry", "TestNope"], "no entry `TestNope`"),
+    ] {
+        let mut all = vec!["check"];
+        all.extend(args);
+        all.push("tests/kernels/semantics.go");
+        let o = stalemate(&all);
+        let t = text(&o);
+        assert_eq!(o.status.code(), Some(2), "{all:?}: {t}");
+        assert!(t.contains(says), "{all:?}: {t}");
+        assert!(!t.contains("executions"), "nothing runs: {t}");
+    }
+}

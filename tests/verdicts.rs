@@ -303,9 +303,9 @@ fn constructs_outside_the_subset_are_refused_before_running() {
             "defer close(...): a builtin as the call of defer is outside the subset stalemate interprets",
         ),
         (
-            "unsupported_reset.go",
-            "unsupported_reset.go:7:2:",
-            "Reset is neither a field or method this kernel declares nor a library method stalemate interprets",
+            "unsupported_afterfunc.go",
+            "unsupported_afterfunc.go:7:2:",
+            "time.AfterFunc is outside the Go subset stalemate interprets",
         ),
     ] {
         let path = format!("tests/kernels/{kernel}");

@@ -32,7 +32,7 @@ mod var;
 
 pub use chan::{Chan, Fired, Select, TryRecv};
 pub use sync::{Cond, Locker, Mutex, Once, RwMutex, WaitGroup};
-pub use time::Ticker;
+pub use time::{Ticker, Timer};
 pub use var::{Data, Var};
 
 use crate::world::World;

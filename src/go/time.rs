@@ -1,4 +1,4 @@
-//! Time: `time.Sleep`, `time.After`, `time.NewTicker`.
+//! Time: `time.Sleep`, `time.After`, `time.NewTimer`, `time.NewTicker`.
 //!
 //! In `any` time mode (the default) a timer firing is one more goroutine step, so the
 //! engine decides when it fires among all the other steps, durations aside. In `virtual`
@@ -61,6 +61,21 @@ impl Go {
         c
     }
 
+    /// `time.NewTimer(d)`: `c` receives one tick after `d`, unless `Stop` comes first.
+    /// Firing and stopping are each one operation on the timer's channel, so `Stop`
+    /// reports exactly whether it prevented the tick, as Go's does: `false` once the
+    /// tick is in the channel or was received.
+    pub fn timer(&self, name: &str, d: Duration) -> Timer {
+        let c = self.chan::<()>(name, 1);
+        let t = Timer {
+            c,
+            go: self.clone(),
+            name: name.to_string(),
+        };
+        t.arm(d);
+        t
+    }
+
     /// `time.NewTicker(d)` that fires at most `fires` times. As in Go, the channel
     /// holds one tick; a tick that finds it full is dropped.
     pub fn ticker(&self, name: &str, d: Duration, fires: usize) -> Ticker {
@@ -78,6 +93,93 @@ impl Go {
             }
         });
         Ticker { c, stop }
+    }
+}
+
+/// A one-shot timer (`time.NewTimer`): receive from `c`.
+///
+/// Go before 1.23 (and with `GODEBUG=asynctimerchan=1`) gives a timer a channel of
+/// capacity 1, and so does this: `Stop` returns false once the tick is in the channel,
+/// received or not. Go 1.23's synchronous timer channels instead return true while the
+/// tick is unreceived, and drop it. Either way `if !t.Stop() { <-t.C }` hangs when the
+/// tick was received already, which is the bug this exists to find.
+pub struct Timer {
+    pub c: Chan<()>,
+    go: Go,
+    name: String,
+}
+
+impl Timer {
+    /// Schedules the tick after `d`: under virtual time a deadline the clock delivers;
+    /// under `any` time a goroutine that fires it at a step the engine chooses.
+    fn arm(&self, d: Duration) {
+        let o = self.c.o.id;
+        let name = self.name.clone();
+        if self.go.w.lock().time == TimeMode::Virtual {
+            self.go.w.op(&[&*self.c.o], |st, _| {
+                let at = st.now + d;
+                st.timers.push((at, o));
+                Attempt::Done((), say!(st, "timer {name}: fires at {at:?}"))
+            });
+            return;
+        }
+        self.go.w.op(&[&*self.c.o], |st, _| {
+            st.armed.push(o);
+            Attempt::Done((), say!(st, "timer {name}: armed"))
+        });
+        let c = self.c.clone();
+        self.go.go(&format!("timer {}", self.name), move |go| {
+            go.sleep(d);
+            go.w.op(&[&*c.o], |st, _| {
+                let label = st.label(o);
+                match st.armed.iter().position(|&x| x == o) {
+                    Some(i) => {
+                        st.armed.remove(i);
+                        st.fire_timer(o);
+                        Attempt::Done((), say!(st, "timer {label}: fires"))
+                    }
+                    None => Attempt::Done((), say!(st, "timer {label}: stopped, does not fire")),
+                }
+            });
+        });
+    }
+
+    /// Takes the timer off the schedule; true if it was on it (it had not fired).
+    fn disarm(&self) -> bool {
+        let o = self.c.o.id;
+        self.go.w.op(&[&*self.c.o], |st, _| {
+            let label = st.label(o);
+            let was = if let Some(i) = st.timers.iter().position(|t| t.1 == o) {
+                st.timers.remove(i);
+                true
+            } else if let Some(i) = st.armed.iter().position(|&x| x == o) {
+                st.armed.remove(i);
+                true
+            } else {
+                false
+            };
+            let text = if was {
+                say!(st, "stop timer {label}: stopped before it fired")
+            } else {
+                say!(st, "stop timer {label}: already fired or stopped")
+            };
+            Attempt::Done(was, text)
+        })
+    }
+
+    /// `t.Stop()`: true if the call stopped the timer, false if it had already fired
+    /// (its tick in the channel or received) or been stopped.
+    pub fn stop(&self) -> bool {
+        self.disarm()
+    }
+
+    /// `t.Reset(d)`: the timer fires after `d` from now; true if it had been active.
+    /// As in Go before 1.23, a tick already in the channel stays there (hence Go's
+    /// advice to stop and drain before a reset).
+    pub fn reset(&self, d: Duration) -> bool {
+        let was = self.disarm();
+        self.arm(d);
+        was
     }
 }
 

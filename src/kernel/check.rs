@@ -87,6 +87,7 @@ pub const LIB_MEMBERS: &[&str] = &[
     "Broadcast",
     "L", // time
     "Stop",
+    "Reset",
     "C", // context, errors
     "Err",
     "Error", // testing

@@ -1215,7 +1215,7 @@ impl<'a> I<'a> {
         }
         match (base, name) {
             (Value::Timer(t), "C") => Ok(Value::Chan(Arc::new(KChan {
-                c: ChanImpl::Time(t.c.clone()),
+                c: ChanImpl::Time(t.c().clone()),
                 elem: Type::Name("int".into()),
             }))),
             (Value::Sync(s), "L") => match &**s {
@@ -1256,10 +1256,13 @@ impl<'a> I<'a> {
                     )));
                 }
             },
-            Value::Timer(t) => match m {
-                "Stop" => {
+            Value::Timer(t) => match (&**t, m) {
+                // Go: true if the call stopped the timer, false if it had fired.
+                (Clock::Timer(t), "Stop") => return Ok(Value::Bool(t.stop())),
+                (Clock::Timer(t), "Reset") => return Ok(Value::Bool(t.reset(nanos(&arg(0))?))),
+                (Clock::Ticker(t), "Stop") => {
                     t.stop();
-                    return Ok(Value::Bool(true));
+                    return Ok(Value::Nil);
                 }
                 _ => {
                     return Err(unsupported(format!(
@@ -1491,11 +1494,17 @@ impl<'a> I<'a> {
             }
             ("time", "NewTimer") => {
                 let name = self.name_for("timer", p);
-                Value::Timer(Arc::new(self.go.ticker(&name, nanos(&arg(0))?, 1)))
+                Value::Timer(Arc::new(Clock::Timer(
+                    self.go.timer(&name, nanos(&arg(0))?),
+                )))
             }
             ("time", "NewTicker") => {
                 let name = self.name_for("ticker", p);
-                Value::Timer(Arc::new(self.go.ticker(&name, nanos(&arg(0))?, TICKS)))
+                Value::Timer(Arc::new(Clock::Ticker(self.go.ticker(
+                    &name,
+                    nanos(&arg(0))?,
+                    TICKS,
+                ))))
             }
             ("time", "Duration") => arg(0),
             ("sync", "NewCond") => {

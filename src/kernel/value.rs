@@ -7,6 +7,22 @@ use crate::go::{self, Chan};
 use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex, MutexGuard};
 
+/// What `time.NewTimer` and `time.NewTicker` return.
+pub enum Clock {
+    Timer(go::Timer),
+    Ticker(go::Ticker),
+}
+
+impl Clock {
+    /// The channel the ticks arrive on (`t.C`).
+    pub fn c(&self) -> &Chan<()> {
+        match self {
+            Clock::Timer(t) => &t.c,
+            Clock::Ticker(t) => &t.c,
+        }
+    }
+}
+
 pub type Cell = Arc<Mutex<Value>>;
 
 pub fn cell(v: Value) -> Cell {
@@ -33,7 +49,7 @@ pub enum Value {
     Func(Arc<Callable>),
     Sync(Arc<SyncObj>),
     /// `*time.Timer` and `*time.Ticker`.
-    Timer(Arc<go::Ticker>),
+    Timer(Arc<Clock>),
     Ctx(Arc<Ctx>),
     Error(Arc<str>),
     /// `*testing.T`.

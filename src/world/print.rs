@@ -193,6 +193,10 @@ impl State {
             p.put(o as u64);
         }
         p.put(self.timers.len() as u64);
+        for &o in &self.armed {
+            p.put(o as u64);
+        }
+        p.put(self.armed.len() as u64);
         p.0
     }
 

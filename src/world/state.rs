@@ -336,6 +336,9 @@ pub(crate) struct State {
     pub now: std::time::Duration,
     /// Virtual time mode: timers not yet fired (deadline, channel), in creation order.
     pub timers: Vec<(std::time::Duration, Oid)>,
+    /// `any` time mode: the channels of `go.timer`s whose firing goroutine has not
+    /// fired them yet and that no `Stop` has stopped.
+    pub armed: Vec<Oid>,
     /// Steps get no text (see `Options::quiet`).
     pub quiet: bool,
     /// What the operation being attempted returns to its goroutine, beyond its being
@@ -378,6 +381,7 @@ impl State {
             time: opts.time,
             now: std::time::Duration::ZERO,
             timers: Vec::new(),
+            armed: Vec::new(),
             // Whoever installs a tracing subscriber sees every step's text.
             quiet: opts.quiet && !tracing::enabled!(tracing::Level::TRACE),
             observed: 0,
@@ -791,7 +795,7 @@ impl State {
 
     /// A timer's channel (capacity 1) receives its tick: handed to the first goroutine
     /// waiting on it, else kept in the buffer. True if it woke a goroutine.
-    fn fire_timer(&mut self, o: Oid) -> bool {
+    pub(crate) fn fire_timer(&mut self, o: Oid) -> bool {
         let ObjKind::Chan(c) = &mut self.objs[o].kind else {
             unreachable!("a timer's object is a channel")
         };

@@ -1,9 +1,0 @@
-package main
-
-import "time"
-
-func main() {
-	t := time.NewTimer(time.Second)
-	t.Reset(time.Second)
-	<-t.C
-}
