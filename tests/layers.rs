@@ -137,3 +137,29 @@ fn the_scan_sees_grouped_imports() {
     let want: BTreeSet<String> = ["world", "report", "net"].map(String::from).into();
     assert_eq!(got, want);
 }
+
+/// `world/` is Go semantics only: what differs between engines is asked of `engine/`
+/// (`engine::max_threads`, `engine::retry_touches`, ...), never decided by naming one.
+#[test]
+fn world_names_no_engine() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/world");
+    let mut files = Vec::new();
+    rust_files(&dir, &mut files);
+    assert!(files.len() >= 4, "{files:?}");
+    for f in files {
+        let code = without_comments(&std::fs::read_to_string(&f).expect("readable"));
+        for name in [
+            "Kind::Loom",
+            "Kind::Shuttle",
+            "loom::",
+            "shuttle::",
+            "dpor::",
+        ] {
+            assert!(
+                !code.contains(name),
+                "{} names an engine ({name}): ask engine/ instead",
+                f.display()
+            );
+        }
+    }
+}

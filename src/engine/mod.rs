@@ -180,6 +180,33 @@ fn switch_between() {
     ::shuttle_engine::runtime::thread::switch();
 }
 
+/// The most threads (goroutines and `any`-mode timers, main included) one execution
+/// may run: loom's fixed arrays hold 8; shuttle and dpor have no limit.
+pub(crate) fn max_threads(kind: Kind) -> Option<usize> {
+    (kind == Kind::Loom).then_some(LOOM_MAX_THREADS)
+}
+
+/// Whether an operation on several objects must find them sharing one point: loom's
+/// DPOR sees one access per step, so objects a select names together are learnt as
+/// groups, the learning execution aborting (see `explore::shared_points`). shuttle's
+/// schedulers and dpor see the whole step.
+pub(crate) fn one_point_per_step(kind: Kind) -> bool {
+    kind == Kind::Loom
+}
+
+/// Whether a woken goroutine's retry touches its objects again. Under shuttle a touch
+/// is only a scheduling point, and the retry has just had one (the switch that ran it);
+/// loom's DPOR needs the access.
+pub(crate) fn retry_touches(kind: Kind) -> bool {
+    kind == Kind::Loom
+}
+
+/// Whether a census's clean executions give their last state's fingerprint: under
+/// shuttle, whose exhaustive DFS is what the stateful search must reach.
+pub(crate) fn census_prints(kind: Kind) -> bool {
+    kind == Kind::Shuttle
+}
+
 /// Whether the engine running `kind` wants the world's state fingerprints.
 pub(crate) fn wants_states(kind: Kind) -> bool {
     kind == Kind::Shuttle && STATEFUL.with(|s| s.get())

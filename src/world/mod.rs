@@ -174,7 +174,7 @@ impl World {
         let fate = opts.census.then(|| Point::fate(kind)).flatten();
         let census = opts.census;
         let stateful = engine::wants_states(kind);
-        let prints = stateful || (census && kind == Kind::Shuttle);
+        let prints = stateful || (census && engine::census_prints(kind));
         let (replaying, shared) = (opts.replay.is_some(), opts.shared.clone());
         let mut st = State::new(opts);
         st.prints = prints;
@@ -295,9 +295,7 @@ impl World {
                 st.gors[me].pending = pending;
                 st.gors[me].handed()
             });
-            // Under shuttle a touch is only a scheduling point, and a woken goroutine's
-            // retry has just had one: the switch that ran it. loom needs the access.
-            let switched = woken && self.kind == Kind::Shuttle;
+            let switched = woken && !engine::retry_touches(self.kind);
             if !handed && !switched {
                 self.touch(objs);
             }
@@ -459,7 +457,7 @@ impl World {
                 .filter(|(i, o)| !objs[..*i].iter().any(|p| Arc::ptr_eq(&p.point, &o.point)))
                 .map(|(_, o)| &o.point)
         };
-        if self.kind == Kind::Loom && firsts().nth(1).is_some() {
+        if engine::one_point_per_step(self.kind) && firsts().nth(1).is_some() {
             let mut st = self.lock();
             let names = objs.iter().map(|o| st.oname(o.id).to_string()).collect();
             st.joint.insert(names);
@@ -621,10 +619,10 @@ impl World {
 
     /// Starts a goroutine.
     pub(crate) fn go(self: &Arc<Self>, name: &str, f: Box<dyn FnOnce() + Send>) {
-        if self.kind == Kind::Loom && self.lock().gors.len() >= engine::LOOM_MAX_THREADS {
+        let max = engine::max_threads(self.kind);
+        if let Some(max) = max.filter(|&m| self.lock().gors.len() >= m) {
             let msg = format!(
-                "loom runs at most {} threads per execution, main included, and this model starts another ({name}); run it with fewer goroutines under loom, or under shuttle",
-                engine::LOOM_MAX_THREADS
+                "loom runs at most {max} threads per execution, main included, and this model starts another ({name}); run it with fewer goroutines under loom, or under shuttle"
             );
             self.fail_with(Violation::new(Property::Crash, msg));
         }
