@@ -443,3 +443,31 @@ fn check_takes_engine_iterations_time_entry_and_seed() {
         assert!(!t.contains("executions"), "nothing runs: {t}");
     }
 }
+
+/// `defer close(ch)`, `defer delete(m, k)`, `go close(ch)`, `defer println(...)`: the
+/// builtins Go allows as statements are the call of `go` and `defer`, their arguments
+/// evaluated at the statement (a self-checking kernel, proven); a `go close(ch)` that
+/// races with a send is found as Go's panic.
+#[test]
+fn builtins_as_the_call_of_go_and_defer() {
+    let o = stalemate(&["check", "tests/kernels/builtins_deferred.go"]);
+    let t = text(&o);
+    assert_eq!(o.status.code(), Some(0), "{t}");
+    assert!(
+        t.contains("every interleaving (proven for these parameters)"),
+        "{t}"
+    );
+
+    let o = stalemate(&["check", "tests/kernels/go_close_send.go"]);
+    let t = text(&o);
+    assert_eq!(o.status.code(), Some(1), "{t}");
+    assert!(
+        t.contains("stalemate: fault:send-on-closed-channel found"),
+        "{t}"
+    );
+    assert!(t.contains("panic: send on closed channel"), "{t}");
+    assert!(
+        t.contains("G2 close"),
+        "the goroutine is named by its builtin: {t}"
+    );
+}

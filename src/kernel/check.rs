@@ -194,17 +194,20 @@ impl C<'_> {
         )
     }
 
-    /// `go f(x)` and `defer f(x)`: the call of a function value, not of a builtin.
+    /// `go f(x)` and `defer f(x)`: the call of a function value, or of a builtin Go
+    /// allows as a statement (`defer close(ch)`); Go rejects the others (`defer len(s)`
+    /// discards its result).
     fn deferred(&self, e: &Expr, what: &str) -> R {
         if let E::Call(f, _, _) = &e.kind
             && let E::Ident(n) = &f.kind
             && BUILTINS.contains(&n.as_str())
+            && !["close", "delete", "panic", "print", "println"].contains(&n.as_str())
             && !self.shadowed(n)
         {
             return self.err(
                 e.pos,
-                format!("{what} {n}(...): a builtin as the call of {what} is outside the subset stalemate interprets"),
-                format!("wrap it in a function literal: {what} func() {{ {n}(...) }}()"),
+                format!("{what} {n}(...): Go discards the result of {n}, so it cannot be the call of {what}"),
+                format!("{what} takes a function call, or one of the builtins close, delete, panic, print, println"),
             );
         }
         Ok(())

@@ -5,6 +5,9 @@
 use super::Kernel;
 use super::ast::*;
 use super::value::*;
+
+/// The builtins that may be statements, and so the call of `go` and `defer`.
+const STATEMENT_BUILTINS: [&str; 5] = ["close", "delete", "panic", "print", "println"];
 use crate::go::{Go, Locker};
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -192,7 +195,52 @@ impl<'a> I<'a> {
                 self.cancel(ctx, self.rt.canceled.clone());
                 Ok(Value::Nil)
             }
+            Callable::Builtin(n) => self.builtin_statement(n, &args),
         }
+    }
+
+    /// The builtins Go allows as statements, and so as the call of `go` and `defer`, on
+    /// their evaluated arguments.
+    fn builtin_statement(&self, n: &str, args: &[Value]) -> R<Value> {
+        match (n, args) {
+            ("close", [c]) => self.close(c)?,
+            ("delete", [m, k]) => {
+                if let (Value::Map(m), Some(k)) = (m, k.key()) {
+                    lock(m).remove(&k);
+                }
+            }
+            ("panic", [v]) => return Err(Panic(v.show())),
+            ("print" | "println", vs) => self.go.note(join_go(vs)),
+            _ => {
+                return Err(unsupported(format!(
+                    "{n} with {} argument(s) as a statement",
+                    args.len()
+                )));
+            }
+        }
+        Ok(Value::Nil)
+    }
+
+    /// The function value and arguments of the call in `go` or `defer`, evaluated now:
+    /// a builtin (not shadowed) becomes `Callable::Builtin`.
+    fn deferred_call(
+        &self,
+        f: &Expr,
+        args: &[Expr],
+        spread: bool,
+        env: &Env,
+    ) -> R<(Value, Vec<Value>)> {
+        if let E::Ident(n) = &f.kind
+            && env.lookup(n).is_none()
+            && let Some(b) = STATEMENT_BUILTINS.iter().find(|b| **b == n.as_str())
+        {
+            let args = args
+                .iter()
+                .map(|a| self.eval(a, env))
+                .collect::<R<Vec<_>>>()?;
+            return Ok((Value::Func(Arc::new(Callable::Builtin(b))), args));
+        }
+        Ok((self.eval(f, env)?, self.args(args, spread, env)?))
     }
 
     fn invoke(&self, func: &Arc<Func>, env: Env, args: Vec<Value>) -> R<Value> {
@@ -368,8 +416,7 @@ impl<'a> I<'a> {
                 let E::Call(f, args, spread) = &call.kind else {
                     return Err(unsupported("go needs a function call"));
                 };
-                let fv = self.eval(f, env)?;
-                let args = self.args(args, *spread, env)?;
+                let (fv, args) = self.deferred_call(f, args, *spread, env)?;
                 let n = self.rt.next_g.fetch_add(1, Ordering::Relaxed);
                 // Named as Go's tracebacks number goroutines, with the function it runs.
                 let name = name.clone().unwrap_or_else(|| match &fv {
@@ -377,6 +424,7 @@ impl<'a> I<'a> {
                         Callable::Go(f, _) | Callable::Method(f, _) => format!("G{n} {}", f.name),
                         Callable::Lib(_, m) => format!("G{n} {m}"),
                         Callable::Cancel(_) => format!("G{n} context.CancelFunc"),
+                        Callable::Builtin(b) => format!("G{n} {b}"),
                     },
                     _ => format!("G{n}"),
                 });
@@ -388,8 +436,7 @@ impl<'a> I<'a> {
                     return Err(unsupported("defer needs a function call"));
                 };
                 // `defer mu.Unlock()` binds the receiver now, as Go does.
-                let fv = self.eval(f, env)?;
-                let args = self.args(args, *spread, env)?;
+                let (fv, args) = self.deferred_call(f, args, *spread, env)?;
                 fr.defers.push((fv, args));
             }
             S::If(init, cond, then, els) => {
@@ -1401,21 +1448,9 @@ impl<'a> I<'a> {
                 }
                 append(base, more)
             }
-            "close" => {
-                self.close(&ev(0)?)?;
-                Value::Nil
-            }
-            "delete" => {
-                if let (Value::Map(m), Some(k)) = (ev(0)?, ev(1)?.key()) {
-                    lock(&m).remove(&k);
-                }
-                Value::Nil
-            }
-            "panic" => return Err(Panic(ev(0)?.show())),
-            "print" | "println" => {
+            "close" | "delete" | "panic" | "print" | "println" => {
                 let vs: Vec<Value> = (0..args.len()).map(ev).collect::<R<_>>()?;
-                self.go.note(join_go(&vs));
-                Value::Nil
+                self.builtin_statement(n, &vs)?
             }
             "new" => {
                 let t = self.type_arg(&args[0])?;

@@ -112,6 +112,9 @@ pub enum Callable {
     Lib(Value, String),
     /// The `cancel` of `context.WithCancel`.
     Cancel(Arc<Ctx>),
+    /// A builtin as the call of `go` or `defer` (`defer close(ch)`): its arguments
+    /// are evaluated there, as Go does, and passed when it runs.
+    Builtin(&'static str),
 }
 
 /// A `context.Context`: `done` is None for `Background`, whose Done is nil.
@@ -400,6 +403,7 @@ impl Printer {
                             self.put(name);
                         }
                         Callable::Cancel(c) => self.put(Arc::as_ptr(c) as usize),
+                        Callable::Builtin(n) => self.put(n),
                     }
                 }
             }

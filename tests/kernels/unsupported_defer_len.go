@@ -1,9 +1,8 @@
 package main
 
 func main() {
-	ch := make(chan int)
+	s := []int{1}
 	go func() {
-		defer close(ch)
+		defer len(s)
 	}()
-	<-ch
 }
