@@ -1,7 +1,7 @@
 //! The differential test that gates every reduction: proptest generates small Go
 //! programs (every primitive: mutexes, RWMutexes, channels of capacity 0 and 1, nil
 //! channels, close, selects with and without default, selects with several cases ready
-//! (each engine explores every choice), `select {}`, selects behind a branch, WaitGroups, Once, sync.Cond, a timer, sleeps, plain variables, model data, polling
+//! (each engine explores every choice), `select {}`, selects behind a branch, WaitGroups, Once, sync.Cond, a timer (`time.After`, or `time.NewTimer` with `Stop`), `rand.Intn` branches, sleeps, plain variables, model data, polling
 //! loops on a variable under a lock and on a channel; time mode
 //! `any` or `virtual`), and loom with no bound (stalemate's proof engine, with every reduction it
 //! uses) must reach exactly what exhaustive shuttle-dfs (no reduction) reaches: the same
@@ -17,7 +17,7 @@ use proptest::prelude::*;
 use proptest::test_runner::{Config, RngSeed, TestRunner};
 use stalemate::TimeMode;
 use stalemate::explore::{Bounds, Census, Engine, ModelFn, census, explore};
-use stalemate::go::{Chan, Cond, Data, Go, Mutex, Once, RwMutex, TryRecv, Var, WaitGroup};
+use stalemate::go::{Chan, Cond, Data, Go, Mutex, Once, RwMutex, Timer, TryRecv, Var, WaitGroup};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 use std::time::Duration;
@@ -71,6 +71,10 @@ enum Op {
     Repeat(u8, Vec<Op>),
     /// `go func() { ... }()`: a goroutine started by a goroutine.
     Go(Vec<Op>),
+    /// `if rand.Intn(2) == 1 { ... }`: a branch on the engine's choice.
+    IfRand(Vec<Op>),
+    /// `note(t.Stop())` when the program's timer is a `time.NewTimer`.
+    StopTimer,
 }
 
 #[derive(Clone, Debug)]
@@ -78,6 +82,8 @@ struct Program {
     /// Capacities of channels 0 and 1 (0 to 2).
     caps: [usize; 2],
     timer: bool,
+    /// The timer is a `time.NewTimer` (else a `time.After`).
+    stoppable: bool,
     /// `[time] mode = "virtual"` (else `any`).
     virtual_time: bool,
     /// `wg.Add(n)` in main before the goroutines start.
@@ -110,6 +116,7 @@ fn leaf() -> impl Strategy<Value = Op> {
         1 => prop_oneof![Just(10u8), Just(30u8)].prop_map(Op::Sleep),
         1 => (0u8..2).prop_map(Op::Poll),
         1 => (0u8..2).prop_map(Op::PollChan),
+        1 => Just(Op::StopTimer),
     ]
 }
 
@@ -125,21 +132,23 @@ fn op() -> impl Strategy<Value = Op> {
         3 => (0u8..3, body()).prop_map(|(c, b)| Op::IfEmpty(c, b)),
         1 => (2u8..=3, body()).prop_map(|(n, b)| Op::Repeat(n, b)),
         1 => body().prop_map(Op::Go),
+        2 => body().prop_map(Op::IfRand),
     ]
 }
 
 fn program() -> impl Strategy<Value = Program> {
     (
         (0usize..3, 0usize..3),
-        (any::<bool>(), any::<bool>()),
+        (any::<bool>(), any::<bool>(), any::<bool>()),
         0i64..3,
         prop::collection::vec(op(), 0..=2),
         prop::collection::vec(prop::collection::vec(op(), 1..=3), 1..=2),
     )
         .prop_map(
-            |((a, b), (timer, virtual_time), wg, main, goroutines)| Program {
+            |((a, b), (timer, stoppable, virtual_time), wg, main, goroutines)| Program {
                 caps: [a, b],
                 timer,
+                stoppable,
                 virtual_time,
                 wg,
                 main,
@@ -161,7 +170,8 @@ impl Program {
                 | Op::WLocked(b)
                 | Op::IfEmpty(_, b)
                 | Op::Repeat(_, b)
-                | Op::Go(b) => any(b),
+                | Op::Go(b)
+                | Op::IfRand(b) => any(b),
                 _ => false,
             })
         }
@@ -177,7 +187,7 @@ impl Program {
                     }
                     // A loop's body counts for each round.
                     Op::Repeat(k, b) => *k as usize * n(b),
-                    Op::Go(b) => 1 + n(b),
+                    Op::Go(b) | Op::IfRand(b) => 1 + n(b),
                     _ => 1,
                 })
                 .sum()
@@ -193,6 +203,8 @@ struct Env {
     chans: Vec<Chan<u8>>,
     /// `time.After`'s channel, as channel 2.
     timer: Option<Chan<()>>,
+    /// The same timer as a `time.NewTimer`, when the program stops it.
+    stoppable: Option<Arc<Timer>>,
     cond: Cond,
     mutexes: Vec<Mutex>,
     rw: RwMutex,
@@ -317,6 +329,16 @@ fn exec(go: &Go, env: &Env, who: u8, ops: &[Op]) {
                     exec(go, env, who, body);
                 }
             }
+            Op::IfRand(body) => {
+                if go.rand(2) == 1 {
+                    exec(go, env, who, body);
+                }
+            }
+            Op::StopTimer => {
+                if let Some(t) = &env.stoppable {
+                    go.note(format!("stop: {}", t.stop()));
+                }
+            }
             Op::Go(body) => {
                 // Values of a started goroutine's sends stay distinct: 10 + its parent.
                 let (env, body) = (env.clone(), body.clone());
@@ -352,13 +374,20 @@ fn model(p: &Program) -> ModelFn {
     let p = p.clone();
     Arc::new(move |go: &Go| {
         let mutexes = vec![go.mutex("m0"), go.mutex("m1")];
+        let timer = match (p.timer, p.stoppable) {
+            (false, _) => None,
+            (true, true) => Some(Arc::new(go.timer("t", Duration::from_millis(20)))),
+            (true, false) => None,
+        };
+        let after = (p.timer && !p.stoppable).then(|| go.after("t", Duration::from_millis(20)));
         let env = Env {
             chans: vec![
                 go.chan::<u8>("c0", p.caps[0]),
                 go.chan("c1", p.caps[1]),
                 go.nil_chan("nil"),
             ],
-            timer: p.timer.then(|| go.after("t", Duration::from_millis(20))),
+            timer: timer.as_ref().map(|t| t.c.clone()).or(after),
+            stoppable: timer,
             cond: go.cond("cond", &mutexes[0]),
             mutexes,
             rw: go.rwmutex("rw"),

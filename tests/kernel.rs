@@ -471,3 +471,74 @@ fn builtins_as_the_call_of_go_and_defer() {
         "the goroutine is named by its builtin: {t}"
     );
 }
+
+/// `math/rand`: every value of `rand.Intn(n)` is a branch the engines explore (3 × 2
+/// values: six executions, each proven), `rand.New(rand.NewSource(s))` draws the same
+/// way; a deadlock on a rare random path is found with the value in its report, and its
+/// replay reproduces it; `rand.Intn(0)` panics as Go's does.
+#[test]
+fn math_rand_values_are_branches_the_engines_explore() {
+    let o = stalemate(&[
+        "check",
+        "--engine",
+        "dpor",
+        "tests/kernels/rand_semantics.go",
+    ]);
+    let t = text(&o);
+    assert_eq!(o.status.code(), Some(0), "{t}");
+    assert!(
+        t.contains("pass (6 executions: every interleaving (proven for these parameters))"),
+        "{t}"
+    );
+
+    let o = stalemate(&["check", "tests/kernels/rand_lock_order.go"]);
+    let t = text(&o);
+    assert_eq!(o.status.code(), Some(1), "{t}");
+    assert!(t.contains("stalemate: deadlock found"), "{t}");
+    assert!(t.contains("rand.Intn(4) = 3"), "{t}");
+    let replay = t
+        .lines()
+        .map(str::trim)
+        .find(|l| l.starts_with("stalemate replay tests/kernels/rand_lock_order.go --schedule"))
+        .unwrap_or_else(|| panic!("no replay line in:\n{t}"));
+    let args: Vec<&str> = replay.split(' ').skip(1).collect();
+    let again = stalemate(&args);
+    assert_eq!(again.status.code(), Some(0), "{}", text(&again));
+    assert!(
+        text(&again).contains("rand.Intn(4) = 3"),
+        "{}",
+        text(&again)
+    );
+
+    let o = stalemate(&["check", "tests/kernels/rand_zero.go"]);
+    let t = text(&o);
+    assert_eq!(o.status.code(), Some(1), "{t}");
+    assert!(
+        t.contains("panic: invalid argument to Intn (rand_zero.go:7)"),
+        "{t}"
+    );
+}
+
+/// `iota` as Go defines it (a self-checking kernel, proven), and `// G1` comments name
+/// the goroutines they mark: a worker that never sends the phase its reader waits for
+/// is a deadlock whose report names it `G1`.
+#[test]
+fn iota_and_numbered_goroutine_comments() {
+    let o = stalemate(&["check", "tests/kernels/iota.go"]);
+    let t = text(&o);
+    assert_eq!(o.status.code(), Some(0), "{t}");
+    assert!(
+        t.contains("every interleaving (proven for these parameters)"),
+        "{t}"
+    );
+
+    let o = stalemate(&["check", "tests/kernels/iota_phases.go"]);
+    let t = text(&o);
+    assert_eq!(o.status.code(), Some(1), "{t}");
+    assert!(t.contains("stalemate: deadlock found"), "{t}");
+    assert!(
+        t.contains("go G1"),
+        "the goroutine takes its comment's name: {t}"
+    );
+    assert!(t.contains("G1  "), "{t}");
+}

@@ -180,6 +180,19 @@ fn switch_between() {
     ::shuttle_engine::runtime::thread::switch();
 }
 
+/// The step just taken also touched `points` (found while it ran). Only `dpor` adds
+/// them to the step: loom's points of objects selected together are one already
+/// (`explore::shared_points`), and shuttle's schedulers see no objects.
+pub(crate) fn also_touched<'a>(kind: Kind, points: impl Iterator<Item = &'a Point>) {
+    if kind == Kind::Shuttle && dpor::active() {
+        for p in points {
+            if let Point::Dpor(o) = p {
+                dpor::also(*o, dpor::Access::Write);
+            }
+        }
+    }
+}
+
 /// The most threads (goroutines and `any`-mode timers, main included) one execution
 /// may run: loom's fixed arrays hold 8; shuttle and dpor have no limit.
 pub(crate) fn max_threads(kind: Kind) -> Option<usize> {

@@ -48,11 +48,11 @@ pub(crate) use crate::world::Obj;
 
 impl Go {
     pub(crate) fn obj(&self, name: &str, kind: crate::world::ObjKind) -> Arc<Obj> {
-        let id = self.w.add(name, kind);
+        let (id, point) = self.w.add_object(name, kind);
         Arc::new(Obj {
             w: self.w.clone(),
             id,
-            point: self.w.point(name),
+            point,
         })
     }
 
@@ -84,6 +84,25 @@ impl Go {
     /// The execution's step bound (`[bounds] max_steps`).
     pub(crate) fn step_bound(&self) -> usize {
         self.w.lock().max_steps
+    }
+
+    /// `rand.Intn(n)`: one of `0..n`, chosen by the engine as a select's case is: every
+    /// value under an exhaustive engine, drawn from the seed under random and PCT, the
+    /// recorded one in a replay. It is a step of its own that touches no object, so it
+    /// commutes with every other goroutine's steps. Panics if `n` is 0 (as Go's does).
+    pub fn rand(&self, n: usize) -> usize {
+        assert!(n > 0, "invalid argument to Intn");
+        let kind = self.w.kind;
+        let all: Vec<usize> = (0..n).collect();
+        self.w.op(&[], |st, me| match st.choose(kind, me, &all) {
+            Ok(v) => {
+                st.observe(me, v as u128);
+                crate::world::Attempt::Done(v, crate::world::say!(st, "rand.Intn({n}) = {v}"))
+            }
+            Err(d) => {
+                crate::world::Attempt::Fail(d, crate::world::say!(st, "rand.Intn({n}): diverged"))
+            }
+        })
     }
 
     /// Adds a line to the trace (an etcd error, a watch window expiring): something

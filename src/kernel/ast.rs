@@ -161,6 +161,8 @@ pub struct File {
     /// Declared types, with where each is declared.
     pub types: Vec<(String, Type, Pos)>,
     pub consts: Vec<(String, Expr)>,
+    /// Constants whose value uses `iota`: an enumeration, not a parameter.
+    pub enums: Vec<String>,
     pub vars: Vec<(Vec<String>, Option<Type>, Vec<Expr>)>,
     pub funcs: Vec<Arc<Func>>,
     /// Methods: receiver type name, method name, function.

@@ -62,6 +62,19 @@ pub const MEMBERS: &[(&str, &[&str])] = &[
     ),
     ("errors", &["New", "Is"]),
     (
+        "rand",
+        &[
+            "Intn",
+            "Int31n",
+            "Int63n",
+            "Seed",
+            "New",
+            "NewSource",
+            "Rand",
+            "Source",
+        ],
+    ),
+    (
         "fmt",
         &[
             "Sprintf", "Sprint", "Sprintln", "Errorf", "Printf", "Println", "Print",
@@ -88,6 +101,11 @@ pub const LIB_MEMBERS: &[&str] = &[
     "L", // time
     "Stop",
     "Reset",
+    // math/rand (a *rand.Rand)
+    "Intn",
+    "Int31n",
+    "Int63n",
+    "Seed",
     "C", // context, errors
     "Err",
     "Error", // testing

@@ -6,6 +6,9 @@ use super::Kernel;
 use super::ast::*;
 use super::value::*;
 
+/// The most values one `rand.Intn(n)` may have: every one is explored.
+const RAND_MAX: usize = 1 << 16;
+
 /// The builtins that may be statements, and so the call of `go` and `defer`.
 const STATEMENT_BUILTINS: [&str; 5] = ["close", "delete", "panic", "print", "println"];
 use crate::go::{Go, Locker};
@@ -197,6 +200,23 @@ impl<'a> I<'a> {
             }
             Callable::Builtin(n) => self.builtin_statement(n, &args),
         }
+    }
+
+    /// `rand.Intn(n)` and its kin: the engine's choice of `0..n`; Go panics for n ≤ 0.
+    fn rand(&self, f: &str, n: &Value) -> R<Value> {
+        let n = int(n)?;
+        if n <= 0 {
+            return Err(Panic(format!("invalid argument to {f}")));
+        }
+        let n = usize::try_from(n)
+            .ok()
+            .filter(|&n| n <= RAND_MAX)
+            .ok_or_else(|| {
+                unsupported(format!(
+                    "{f}({n}): stalemate explores every value, at most {RAND_MAX}"
+                ))
+            })?;
+        Ok(Value::Int(self.go.rand(n) as i64))
     }
 
     /// The builtins Go allows as statements, and so as the call of `go` and `defer`, on
@@ -1279,6 +1299,15 @@ impl<'a> I<'a> {
     fn lib_method(&self, v: &Value, m: &str, args: Vec<Value>) -> R<Value> {
         let arg = |i: usize| args.get(i).cloned().unwrap_or(Value::Nil);
         match v {
+            Value::Rand => match m {
+                "Intn" | "Int31n" | "Int63n" => return self.rand(m, &arg(0)),
+                "Seed" => return Ok(Value::Nil),
+                _ => {
+                    return Err(unsupported(format!(
+                        "rand method {m} is outside the subset"
+                    )));
+                }
+            },
             Value::Sync(s) => match (&**s, m) {
                 (SyncObj::Mutex(x), "Lock") => x.lock(),
                 (SyncObj::Mutex(x), "Unlock") => x.unlock(),
@@ -1520,6 +1549,9 @@ impl<'a> I<'a> {
                 self.go.sleep(nanos(&arg(0))?);
                 Value::Nil
             }
+            ("rand", "Intn" | "Int31n" | "Int63n") => self.rand(name, &arg(0))?,
+            ("rand", "Seed") => Value::Nil,
+            ("rand", "NewSource" | "New") => Value::Rand,
             ("time", "After") => {
                 let name = self.name_for("time.After", p);
                 Value::Chan(Arc::new(KChan {

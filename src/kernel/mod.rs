@@ -190,6 +190,7 @@ impl Kernel {
             .file
             .consts
             .iter()
+            .filter(|(n, _)| !self.file.enums.contains(n))
             .filter_map(|(n, e)| {
                 int_const(e).map(|v| Param {
                     name: leak(n),

@@ -10,7 +10,15 @@ use std::sync::Arc;
 use tree_sitter::Node;
 
 /// The packages a kernel may import.
-pub const IMPORTS: [&str; 6] = ["sync", "time", "testing", "context", "errors", "fmt"];
+pub const IMPORTS: [&str; 7] = [
+    "sync",
+    "time",
+    "testing",
+    "context",
+    "errors",
+    "fmt",
+    "math/rand",
+];
 
 struct P<'a> {
     src: &'a [u8],
@@ -24,6 +32,12 @@ struct P<'a> {
     /// statement's `place`.
     current: String,
     short: &'a str,
+    /// Inside a constant declaration's values: the spec's index, which `iota` is.
+    iota: Option<i64>,
+    /// `iota` was met since this was last cleared.
+    iota_used: bool,
+    /// The constants declared with `iota` so far.
+    enums: Vec<String>,
 }
 
 type R<T> = Result<T, KernelError>;
@@ -73,6 +87,9 @@ pub fn parse(path: &str, text: &str) -> R<File> {
         outer: String::new(),
         literals: 0,
         current: String::new(),
+        iota: None,
+        iota_used: false,
+        enums: Vec::new(),
         short: std::path::Path::new(path)
             .file_name()
             .and_then(|f| f.to_str())
@@ -124,6 +141,7 @@ pub fn parse(path: &str, text: &str) -> R<File> {
                 if let S::Const(cs) = p.consts(n)? {
                     file.consts.extend(cs);
                 }
+                file.enums.append(&mut p.enums);
             }
             "var_declaration" => {
                 for (names, ty, vals) in p.vars(n)? {
@@ -184,9 +202,11 @@ impl<'a> P<'a> {
     }
 
     /// The texts of a node's `name` children: `a, b int` declares two.
+    /// The names a spec declares (the grammar's `name` field also holds the commas).
     fn names_of(&self, n: Node) -> Vec<String> {
         let mut c = n.walk();
         n.children_by_field_name("name", &mut c)
+            .filter(|x| x.is_named())
             .map(|x| self.text(x).to_string())
             .collect()
     }
@@ -199,10 +219,17 @@ impl<'a> P<'a> {
     fn comments(&mut self, n: Node) {
         if n.kind() == "comment" {
             let t = self.text(n);
-            if let Some(rest) = t.strip_prefix("//").map(str::trim)
-                && let Some(name) = rest.strip_prefix("stalemate:name")
-            {
-                self.names.insert(pos(n).line, name.trim().to_string());
+            if let Some(rest) = t.strip_prefix("//").map(str::trim) {
+                // `// stalemate:name X`, or the `// G1` that bug write-ups number
+                // goroutines with.
+                let numbered = rest.len() > 1
+                    && rest.starts_with('G')
+                    && rest[1..].bytes().all(|b| b.is_ascii_digit());
+                if let Some(name) = rest.strip_prefix("stalemate:name") {
+                    self.names.insert(pos(n).line, name.trim().to_string());
+                } else if numbered {
+                    self.names.insert(pos(n).line, rest.to_string());
+                }
             }
             return;
         }
@@ -236,7 +263,9 @@ impl<'a> P<'a> {
                     Some(format!("a kernel may import: {}", IMPORTS.join(", "))),
                 ));
             }
-            file.imports.push(path.to_string());
+            // Known by its package name: `math/rand` is `rand`.
+            let name = path.rsplit('/').next().unwrap_or(path);
+            file.imports.push(name.to_string());
         }
         Ok(())
     }
@@ -414,13 +443,33 @@ impl<'a> P<'a> {
             .collect()
     }
 
+    /// A `const` declaration. Each spec's `iota` is its index in the block, and a spec
+    /// with no values repeats the previous spec's expressions with its own `iota`.
     fn consts(&mut self, n: Node) -> R<S> {
         let mut out = Vec::new();
-        for s in kids(n) {
-            let vals = self.list(s.child_by_field_name("value"))?;
+        let mut last: Option<Node> = None;
+        let specs = kids(n).into_iter().filter(|s| s.kind() == "const_spec");
+        for (i, s) in specs.enumerate() {
+            let given = s.child_by_field_name("value");
+            let Some(values) = given.or(last) else {
+                return Err(self.outside(s, "a first constant without a value"));
+            };
+            last = Some(values);
+            self.iota = Some(i as i64);
+            self.iota_used = false;
+            let vals = self.list(Some(values));
+            self.iota = None;
+            let vals = vals?;
             let names = self.names_of(s);
+            if self.iota_used {
+                self.enums.extend(names.iter().cloned());
+            }
             if names.len() != vals.len() {
-                return Err(self.outside(s, "a constant without its own value (iota)"));
+                return Err(self.err(
+                    s,
+                    format!("{} names for {} values", names.len(), vals.len()),
+                    None,
+                ));
             }
             out.extend(names.into_iter().zip(vals));
         }
@@ -751,7 +800,13 @@ impl<'a> P<'a> {
             ),
             "channel_type" | "map_type" | "slice_type" | "pointer_type" | "struct_type"
             | "qualified_type" | "interface_type" | "function_type" => E::Type(self.ty(n)?),
-            "iota" => return Err(self.outside(n, "iota")),
+            "iota" => match self.iota {
+                Some(i) => {
+                    self.iota_used = true;
+                    E::Int(i)
+                }
+                None => return Err(self.err(n, "iota outside a constant declaration", None)),
+            },
             "float_literal" | "imaginary_literal" => {
                 return Err(self.outside(n, "a floating-point number"));
             }

@@ -54,6 +54,9 @@ pub enum Value {
     Error(Arc<str>),
     /// `*testing.T`.
     T,
+    /// A `*rand.Rand` or a `rand.Source`: every draw is the engine's choice, so all
+    /// sources are one.
+    Rand,
     /// Several results of one call.
     Tuple(Vec<Value>),
 }
@@ -262,6 +265,7 @@ impl Value {
             Value::Timer(_) => "(timer)".into(),
             Value::Ctx(_) => "context".into(),
             Value::T => "(*testing.T)".into(),
+            Value::Rand => "(*rand.Rand)".into(),
             Value::Tuple(vs) => {
                 let xs: Vec<String> = vs.iter().map(Value::show).collect();
                 xs.join(" ")
@@ -335,7 +339,7 @@ impl Printer {
     fn value(&mut self, v: &Value) {
         self.put(std::mem::discriminant(v));
         match v {
-            Value::Nil | Value::T => {}
+            Value::Nil | Value::T | Value::Rand => {}
             Value::Int(i) => self.put(i),
             Value::Bool(b) => self.put(b),
             Value::Str(s) | Value::Error(s) => self.put(&**s),

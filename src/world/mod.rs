@@ -157,6 +157,8 @@ pub(crate) struct World {
     replaying: bool,
     /// This execution's point of each group of `shared`, made on first use.
     group_points: Mutex<BTreeMap<usize, Arc<Point>>>,
+    /// Each object's point, by object id.
+    points: Mutex<Vec<Arc<Point>>>,
     /// The process, in a census under loom: a violation ends it for every goroutine
     /// (see `fail_with`).
     fate: Option<Point>,
@@ -184,6 +186,7 @@ impl World {
             shared,
             st: Mutex::new(st),
             group_points: Mutex::new(BTreeMap::new()),
+            points: Mutex::new(Vec::new()),
             fate,
             census,
             prints,
@@ -224,8 +227,34 @@ impl World {
         seen
     }
 
+    /// A new object and its engine point.
+    pub(crate) fn add_object(&self, name: &str, kind: ObjKind) -> (Oid, Arc<Point>) {
+        let id = self.add(name, kind);
+        let p = self.point(name);
+        let mut ps = self.points.lock().unwrap_or_else(|e| e.into_inner());
+        if ps.len() <= id {
+            ps.resize(id + 1, p.clone());
+        }
+        ps[id] = p.clone();
+        (id, p)
+    }
+
+    /// Tells the engine that the step just taken also touched the objects it took a
+    /// woken select off (`State::withdrawn`): a step that completes a select changes
+    /// every channel the select waited on, so it conflicts with their other operations.
+    fn withdrawn(&self, objects: Vec<Oid>) {
+        if objects.is_empty() {
+            return;
+        }
+        let ps = self.points.lock().unwrap_or_else(|e| e.into_inner());
+        engine::also_touched(
+            self.kind,
+            objects.iter().filter_map(|&o| ps.get(o)).map(|p| &**p),
+        );
+    }
+
     /// The engine point of a new object: its group's, if it has one.
-    pub(crate) fn point(&self, name: &str) -> Arc<Point> {
+    fn point(&self, name: &str) -> Arc<Point> {
         match self.shared.get(name) {
             Some(&g) => {
                 let mut ps = self.group_points.lock().unwrap_or_else(|e| e.into_inner());
@@ -337,7 +366,9 @@ impl World {
                     }
                     st.record(me, text);
                     let aborted = st.aborted;
+                    let withdrawn = std::mem::take(&mut st.withdrawn);
                     drop(st);
+                    self.withdrawn(withdrawn);
                     if aborted {
                         unwind();
                     }
@@ -352,7 +383,9 @@ impl World {
                     st.gors[me].status = Status::Blocked;
                     st.gors[me].wait = Some(wait);
                     st.check_stuck();
+                    let withdrawn = std::mem::take(&mut st.withdrawn);
                     drop(st);
+                    self.withdrawn(withdrawn);
                     self.sleep(me);
                     woken = true;
                 }

@@ -325,6 +325,10 @@ pub(crate) struct State {
     /// Goroutines this step completed by a hand-off, with the object: they synchronise
     /// with it when the step ends (see `hand_off`).
     pub handoffs: Vec<(Gid, Oid)>,
+    /// Objects the running step took a woken goroutine off, besides the one it
+    /// operated on: a select waits on each of its channels, and whoever completes it
+    /// withdraws it from all of them (see `World::withdrawn`).
+    pub withdrawn: Vec<Oid>,
     /// A loom operation spanned objects of different points: the execution was
     /// abandoned, and the exploration must start again with larger groups.
     pub regroup: bool,
@@ -376,6 +380,7 @@ impl State {
             record_joint: opts.record_joint,
             joint: Default::default(),
             handoffs: Vec::new(),
+            withdrawn: Vec::new(),
             regroup: false,
             pruned: false,
             time: opts.time,
@@ -644,7 +649,11 @@ impl State {
             if matches!(w, Wait::Poll(_)) {
                 self.polling -= 1;
             }
-            for o in w.objects() {
+            let objects = w.objects();
+            if objects.len() > 1 {
+                self.withdrawn.extend(&objects);
+            }
+            for o in objects {
                 let obj = &mut self.objs[o];
                 obj.waiters.retain(|&x| x != g);
                 if let ObjKind::Chan(c) = &mut obj.kind {

@@ -231,6 +231,16 @@ pub(crate) fn declare(o: Obj, a: Access) {
     });
 }
 
+/// The step just taken also touched `o` (found while it ran).
+pub(crate) fn also(o: Obj, a: Access) {
+    RT.with(|rt| {
+        let mut rt = rt.borrow_mut();
+        if !rt.extra.contains(&(o, a)) {
+            rt.extra.push((o, a));
+        }
+    });
+}
+
 /// The running goroutine has returned: it has no next step.
 pub(crate) fn finished() {
     RT.with(|rt| {
