@@ -253,6 +253,13 @@ pub struct Explorer {
     settled: bool,
     /// No unit from here on is this explorer's.
     done: bool,
+    /// Levels below this one hold the same events as in the last execution that was
+    /// analysed, so every race between two of them has been found already.
+    clean: usize,
+    /// Each event's happens-before predecessors (a bit per earlier level), valid for
+    /// the first `hb_ok` levels: an event's row depends only on the events before it.
+    hb: Vec<Vec<u64>>,
+    hb_ok: usize,
     pub stats: Stats,
 }
 
@@ -283,6 +290,9 @@ impl Explorer {
             counted: None,
             met: false,
             settled: false,
+            clean: 0,
+            hb: Vec::new(),
+            hb_ok: 0,
             done: false,
             stats: Stats::default(),
         }
@@ -410,6 +420,10 @@ impl Explorer {
     fn start_exec(&mut self) -> bool {
         // Backtracking above a unit's first level leaves the unit.
         let depth = self.stack.len();
+        // The levels above the one that takes a new branch replay the last execution.
+        let fresh = depth.saturating_sub(1);
+        self.clean = self.clean.min(fresh);
+        self.hb_ok = self.hb_ok.min(fresh);
         if self.unit.is_some_and(|(_, at)| at >= depth) {
             self.unit = None;
         }
@@ -761,54 +775,67 @@ impl Explorer {
     }
 
     /// Race detection on the current execution, inserting reversals into wakeup trees.
+    /// Only races whose later event is new since the last analysed execution are
+    /// looked for (`clean`): the others were found then, with the same events.
     fn analyze(&mut self, stopped: bool) {
         let n = self.pos;
-        let mut evs: Vec<Event> = (0..n).map(|k| self.stack[k].ev.clone().unwrap()).collect();
-        if stopped && n > 0 {
-            // The stopping step disabled everything: dependent with every other step.
-            evs[n - 1].accesses.push((ANY, Access::Write));
-        }
         let words = n.div_ceil(64).max(1);
-        let has = |s: &Vec<u64>, i: usize| s[i / 64] >> (i % 64) & 1 == 1;
-        let mut pred: Vec<Vec<u64>> = Vec::with_capacity(n);
-        for j in 0..n {
+        let has = |s: &[u64], i: usize| s[i / 64] >> (i % 64) & 1 == 1;
+        // The stopping step disabled everything: dependent with every other step.
+        let last_stop: Option<Event> = (stopped && n > 0).then(|| {
+            let mut e = self.stack[n - 1].ev.clone().unwrap();
+            e.accesses.push((ANY, Access::Write));
+            e
+        });
+        let stack = &self.stack;
+        let evs: Vec<&Event> = (0..n)
+            .map(|k| match &last_stop {
+                Some(e) if k + 1 == n => e,
+                _ => stack[k].ev.as_ref().unwrap(),
+            })
+            .collect();
+        // Happens-before rows: reuse those of the unchanged prefix.
+        let hb = &mut self.hb;
+        hb.truncate(self.hb_ok.min(n));
+        for row in hb.iter_mut() {
+            row.resize(words, 0);
+        }
+        for j in hb.len()..n {
             let mut p = vec![0u64; words];
             for i in 0..j {
                 // A stopping step disabled everything: dependent with all other steps.
-                let d = dependent(&evs[i], &evs[j]) || (stopped && j + 1 == n);
+                let d = dependent(evs[i], evs[j]) || (stopped && j + 1 == n);
                 if d && !has(&p, i) {
                     p[i / 64] |= 1 << (i % 64);
                     for w in 0..words {
-                        p[w] |= pred[i][w];
+                        p[w] |= hb[i][w];
                     }
                 }
             }
-            pred.push(p);
+            hb.push(p);
         }
-        let enabled_at = |k: usize, q: Tid| self.stack[k].enabled.iter().any(|x| x.tid == q);
-        let blocked_at = |k: usize, q: Tid| self.stack[k].blocked.iter().any(|x| x.tid == q);
-        // Targets: every real event, and every pending step of the final state.
-        let mut targets: Vec<(Event, usize, bool)> =
-            (0..n).map(|j| (evs[j].clone(), j, true)).collect();
-        for x in self.stack[n]
+        let pred = &*hb;
+        let enabled_at = |k: usize, q: Tid| stack[k].enabled.iter().any(|x| x.tid == q);
+        let blocked_at = |k: usize, q: Tid| stack[k].blocked.iter().any(|x| x.tid == q);
+        // Targets: every event new since the last analysis, and every pending step of
+        // the final state.
+        let pending: Vec<Event> = stack[n]
             .enabled
             .iter()
-            .chain(self.stack[n].blocked.iter())
-        {
-            targets.push((
-                Event {
-                    tid: x.tid,
-                    accesses: x.accesses.clone(),
-                    choices: vec![],
-                    complete: false,
-                },
-                n,
-                false,
-            ));
-        }
+            .chain(stack[n].blocked.iter())
+            .map(|x| Event {
+                tid: x.tid,
+                accesses: x.accesses.clone(),
+                choices: vec![],
+                complete: false,
+            })
+            .collect();
+        let targets = (self.clean.min(n)..n)
+            .map(|j| (evs[j], j, true))
+            .chain(pending.iter().map(|e| (e, n, false)));
         let mut inserts: Vec<(usize, Vec<Event>)> = Vec::new();
-        for (tgt, j, real) in &targets {
-            let (j, q) = (*j, tgt.tid);
+        for (tgt, j, real) in targets {
+            let q = tgt.tid;
             // The event that made q's step enabled (if it was observed blocked or absent).
             let enabler: Option<(usize, bool)> = if enabled_at(j, q) {
                 let mut k0 = j;
@@ -825,7 +852,7 @@ impl Explorer {
             };
             // A runtime stop disables every pending step: treat it as dependent with them.
             let dep_t = |i: usize| {
-                dependent(&evs[i], tgt) || (stopped && (i + 1 == n || (*real && j + 1 == n)))
+                dependent(evs[i], tgt) || (stopped && (i + 1 == n || (real && j + 1 == n)))
             };
             let deps: Vec<usize> = (0..j).filter(|&i| dep_t(i)).collect();
             let mut u = vec![0u64; words];
@@ -848,7 +875,7 @@ impl Explorer {
             let walk_back =
                 |i: usize, filter: &dyn Fn(&Event) -> bool, out: &mut Vec<(usize, Vec<Event>)>| {
                     for d in (0..i).rev() {
-                        if !dep_t(d) || !filter(&evs[d]) {
+                        if !dep_t(d) || !filter(evs[d]) {
                             continue;
                         }
                         if evs[d].tid != q
@@ -895,7 +922,7 @@ impl Explorer {
                     }
                     _ => {
                         let mut v = notdep(i);
-                        if stopped && i + 1 == n && !*real {
+                        if stopped && i + 1 == n && !real {
                             // Reversing the stop itself: the stop still comes after the
                             // pending step.
                             v.push(evs[i].clone());
@@ -905,6 +932,11 @@ impl Explorer {
                 }
             }
         }
+        // The last event is not reused as it stands: a stopped execution's counts its
+        // stop, and what a step also touched (`amend`) is added at the next scheduling
+        // point, which the last one may not reach.
+        self.hb_ok = n.saturating_sub(1);
+        self.clean = n.saturating_sub(1);
         self.stats.races += inserts.len() as u64;
         for (lvl, v) in inserts {
             if self.insert(lvl, v) {
