@@ -37,8 +37,12 @@ pub const MEMBERS: &[(&str, &[&str])] = &[
             "NewTimer",
             "NewTicker",
             "Duration",
+            "Now",
+            "Since",
+            "Until",
             "Timer",
             "Ticker",
+            "Time",
             "Nanosecond",
             "Microsecond",
             "Millisecond",
@@ -101,6 +105,15 @@ pub const LIB_MEMBERS: &[&str] = &[
     "L", // time
     "Stop",
     "Reset",
+    // time.Time
+    "Add",
+    "Sub",
+    "Before",
+    "After",
+    "Equal",
+    "IsZero",
+    "UnixNano",
+    "Unix",
     // math/rand (a *rand.Rand)
     "Intn",
     "Int31n",

@@ -6,6 +6,40 @@ use super::Kernel;
 use super::ast::*;
 use super::value::*;
 
+/// `now - t` for a `time.Time` t, in nanoseconds (saturating for the zero time).
+fn since(now: i64, t: &Value) -> R<i64> {
+    match t {
+        Value::Time(t) => Ok(now.saturating_sub(*t)),
+        o => Err(unsupported(format!("time.Since of {}", o.show()))),
+    }
+}
+
+/// The methods of `time.Time` the subset has, on the virtual clock. `Unix` and
+/// `UnixNano` count from a fixed instant (2023-11-14 22:13:20 UTC), so seeds made from
+/// them are the same in every execution.
+fn time_method(t: i64, m: &str, args: &[Value]) -> R<Value> {
+    const EPOCH: i64 = 1_700_000_000_000_000_000;
+    let other = || match args.first() {
+        Some(Value::Time(u)) => Ok(*u),
+        _ => Err(unsupported(format!("time.Time.{m} needs a time.Time"))),
+    };
+    Ok(match m {
+        "Add" => Value::Time(t.saturating_add(int(args.first().unwrap_or(&Value::Int(0)))?)),
+        "Sub" => Value::Int(t.saturating_sub(other()?)),
+        "Before" => Value::Bool(t < other()?),
+        "After" => Value::Bool(t > other()?),
+        "Equal" => Value::Bool(t == other()?),
+        "IsZero" => Value::Bool(t == ZERO_TIME),
+        "UnixNano" => Value::Int(EPOCH.saturating_add(t)),
+        "Unix" => Value::Int(EPOCH.saturating_add(t) / 1_000_000_000),
+        _ => {
+            return Err(unsupported(format!(
+                "time.Time method {m} is outside the subset"
+            )));
+        }
+    })
+}
+
 /// The most values one `rand.Intn(n)` may have: every one is explored.
 const RAND_MAX: usize = 1 << 16;
 
@@ -1135,6 +1169,7 @@ impl<'a> I<'a> {
                 }
                 ("sync", "Once") => Value::Sync(Arc::new(SyncObj::Once(self.go.once(&name())))),
                 ("time", "Duration") => Value::Int(0),
+                ("time", "Time") => Value::Time(ZERO_TIME),
                 _ => Value::Nil,
             },
             Type::Struct(_) => self.composite(t, &[], &self.rt.globals, p)?,
@@ -1299,6 +1334,7 @@ impl<'a> I<'a> {
     fn lib_method(&self, v: &Value, m: &str, args: Vec<Value>) -> R<Value> {
         let arg = |i: usize| args.get(i).cloned().unwrap_or(Value::Nil);
         match v {
+            Value::Time(t) => return time_method(*t, m, &args),
             Value::Rand => match m {
                 "Intn" | "Int31n" | "Int63n" => return self.rand(m, &arg(0)),
                 "Seed" => return Ok(Value::Nil),
@@ -1550,6 +1586,9 @@ impl<'a> I<'a> {
                 Value::Nil
             }
             ("rand", "Intn" | "Int31n" | "Int63n") => self.rand(name, &arg(0))?,
+            ("time", "Now") => Value::Time(self.go.now().as_nanos() as i64),
+            ("time", "Since") => Value::Int(since(self.go.now().as_nanos() as i64, &arg(0))?),
+            ("time", "Until") => Value::Int(-since(self.go.now().as_nanos() as i64, &arg(0))?),
             ("rand", "Seed") => Value::Nil,
             ("rand", "NewSource" | "New") => Value::Rand,
             ("time", "After") => {

@@ -7,6 +7,9 @@ use crate::go::{self, Chan};
 use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex, MutexGuard};
 
+/// The zero `time.Time` (Go's January 1, year 1), before every virtual instant.
+pub const ZERO_TIME: i64 = i64::MIN;
+
 /// What `time.NewTimer` and `time.NewTicker` return.
 pub enum Clock {
     Timer(go::Timer),
@@ -57,6 +60,9 @@ pub enum Value {
     /// A `*rand.Rand` or a `rand.Source`: every draw is the engine's choice, so all
     /// sources are one.
     Rand,
+    /// A `time.Time`: nanoseconds on the virtual clock since the execution began
+    /// (`ZERO_TIME` for the zero value).
+    Time(i64),
     /// Several results of one call.
     Tuple(Vec<Value>),
 }
@@ -204,6 +210,7 @@ impl Value {
             (Sync(a), Sync(b)) => Arc::ptr_eq(a, b),
             (Timer(a), Timer(b)) => Arc::ptr_eq(a, b),
             (T, T) => true,
+            (Time(a), Time(b)) => a == b,
             (Struct(a), Struct(b)) => {
                 if a.ty != b.ty {
                     return Some(false);
@@ -266,6 +273,11 @@ impl Value {
             Value::Ctx(_) => "context".into(),
             Value::T => "(*testing.T)".into(),
             Value::Rand => "(*rand.Rand)".into(),
+            Value::Time(t) if *t == ZERO_TIME => "0001-01-01 00:00:00 +0000 UTC".into(),
+            Value::Time(t) => format!(
+                "(virtual time +{:?})",
+                std::time::Duration::from_nanos(*t as u64)
+            ),
             Value::Tuple(vs) => {
                 let xs: Vec<String> = vs.iter().map(Value::show).collect();
                 xs.join(" ")
@@ -340,6 +352,7 @@ impl Printer {
         self.put(std::mem::discriminant(v));
         match v {
             Value::Nil | Value::T | Value::Rand => {}
+            Value::Time(t) => self.put(t),
             Value::Int(i) => self.put(i),
             Value::Bool(b) => self.put(b),
             Value::Str(s) | Value::Error(s) => self.put(&**s),
