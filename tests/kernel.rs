@@ -570,3 +570,36 @@ fn time_now_and_since_follow_the_virtual_clock() {
         }
     }
 }
+
+/// `sync/atomic`: the functions on a plain variable and the typed values (`Int32`,
+/// `Bool`) as Go documents them, concurrent increments never lost (a self-checking
+/// kernel, proven); a started flag loaded and stored in two steps lets two goroutines
+/// close one channel, found; with `CompareAndSwapInt32`, proven.
+#[test]
+fn sync_atomic_accesses_are_operations() {
+    for (kernel, code) in [
+        ("atomics.go", 0),
+        ("atomic_flag.go", 1),
+        ("atomic_flag_fixed.go", 0),
+    ] {
+        let path = format!("tests/kernels/{kernel}");
+        let o = stalemate(&["check", &path]);
+        let t = text(&o);
+        assert_eq!(o.status.code(), Some(code), "{kernel}: {t}");
+        if code == 0 {
+            assert!(
+                t.contains("every interleaving (proven for these parameters)"),
+                "{t}"
+            );
+        } else {
+            assert!(
+                t.contains("stalemate: fault:close-of-closed-channel found"),
+                "{t}"
+            );
+            assert!(
+                t.contains("atomic sync/atomic: StoreInt32 on a variable"),
+                "{t}"
+            );
+        }
+    }
+}

@@ -25,11 +25,13 @@
 //! assert_eq!(found.violation().property, Property::Deadlock);
 //! ```
 
+mod atomic;
 mod chan;
 mod sync;
 mod time;
 mod var;
 
+pub use atomic::Atomic;
 pub use chan::{Chan, Fired, Select, TryRecv};
 pub use sync::{Cond, Locker, Mutex, Once, RwMutex, WaitGroup};
 pub use time::{Ticker, Timer};

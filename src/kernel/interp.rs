@@ -6,6 +6,42 @@ use super::Kernel;
 use super::ast::*;
 use super::value::*;
 
+/// The methods of `atomic.Int32` and its kin (`bool`: an `atomic.Bool`).
+fn atomic_method(a: &crate::go::Atomic, bool: bool, m: &str, args: &[Value]) -> R<Value> {
+    let num = |i: usize| -> R<i64> {
+        match args.get(i) {
+            Some(Value::Bool(b)) => Ok(i64::from(*b)),
+            Some(v) => int(v),
+            None => Err(unsupported(format!(
+                "atomic {m} needs {} argument(s)",
+                i + 1
+            ))),
+        }
+    };
+    let out = |v: i64| {
+        if bool {
+            Value::Bool(v != 0)
+        } else {
+            Value::Int(v)
+        }
+    };
+    Ok(match m {
+        "Load" => out(a.load()),
+        "Store" => {
+            a.store(num(0)?);
+            Value::Nil
+        }
+        "Add" if !bool => Value::Int(a.add(num(0)?)),
+        "Swap" => out(a.swap(num(0)?)),
+        "CompareAndSwap" => Value::Bool(a.compare_and_swap(num(0)?, num(1)?)),
+        _ => {
+            return Err(unsupported(format!(
+                "atomic method {m} is outside the subset"
+            )));
+        }
+    })
+}
+
 /// `now - t` for a `time.Time` t, in nanoseconds (saturating for the zero time).
 fn since(now: i64, t: &Value) -> R<i64> {
     match t {
@@ -76,6 +112,8 @@ pub struct Rt {
     pub statement_bound: usize,
     pub canceled: Value,
     pub deadline: Value,
+    /// The object every `sync/atomic` function on a plain variable goes through.
+    pub atomics: Option<crate::go::Atomic>,
 }
 
 pub struct I<'a> {
@@ -234,6 +272,56 @@ impl<'a> I<'a> {
             }
             Callable::Builtin(n) => self.builtin_statement(n, &args),
         }
+    }
+
+    /// `atomic.AddInt64(&n, d)` and the other functions of `sync/atomic` on a plain
+    /// variable: one operation on the kernel's atomics object, the variable read and
+    /// written inside it.
+    fn atomic_function(&self, f: &str, args: &[Value]) -> R<Value> {
+        let Some(Value::Ptr(cell)) = args.first() else {
+            return Err(unsupported(format!(
+                "atomic.{f} needs a pointer to a variable (&x)"
+            )));
+        };
+        let Some(a) = &self.rt.atomics else {
+            return Err(unsupported("sync/atomic without its import"));
+        };
+        let num = |i: usize| args.get(i).map_or(Ok(0), int);
+        let (d, e) = (num(1)?, num(2)?);
+        let kind = ["CompareAndSwap", "Add", "Load", "Store", "Swap"]
+            .into_iter()
+            .find(|k| f.starts_with(k))
+            .ok_or_else(|| unsupported(format!("atomic.{f} is outside the subset")))?;
+        let r = a.with(&format!("{f} on a variable"), || {
+            let mut c = lock(cell);
+            let v = match &*c {
+                Value::Int(v) => *v,
+                _ => 0,
+            };
+            match kind {
+                "Add" => {
+                    *c = Value::Int(v.wrapping_add(d));
+                    Value::Int(v.wrapping_add(d))
+                }
+                "Load" => Value::Int(v),
+                "Store" => {
+                    *c = Value::Int(d);
+                    Value::Nil
+                }
+                "Swap" => {
+                    *c = Value::Int(d);
+                    Value::Int(v)
+                }
+                _ => {
+                    let swap = v == d;
+                    if swap {
+                        *c = Value::Int(e);
+                    }
+                    Value::Bool(swap)
+                }
+            }
+        });
+        Ok(r)
     }
 
     /// `rand.Intn(n)` and its kin: the engine's choice of `0..n`; Go panics for n ≤ 0.
@@ -1170,6 +1258,9 @@ impl<'a> I<'a> {
                 ("sync", "Once") => Value::Sync(Arc::new(SyncObj::Once(self.go.once(&name())))),
                 ("time", "Duration") => Value::Int(0),
                 ("time", "Time") => Value::Time(ZERO_TIME),
+                ("atomic", "Int32" | "Int64" | "Uint32" | "Uint64" | "Bool") => Value::Sync(
+                    Arc::new(SyncObj::Atomic(self.go.atomic(&name(), 0), n == "Bool")),
+                ),
                 _ => Value::Nil,
             },
             Type::Struct(_) => self.composite(t, &[], &self.rt.globals, p)?,
@@ -1359,6 +1450,7 @@ impl<'a> I<'a> {
                     x.run(|| out = self.call(&arg(0), Vec::new()));
                     out?;
                 }
+                (SyncObj::Atomic(a, b), _) => return atomic_method(a, *b, m, &args),
                 (SyncObj::Cond(c, _), "Wait") => c.wait(),
                 (SyncObj::Cond(c, _), "Signal") => c.signal(),
                 (SyncObj::Cond(c, _), "Broadcast") => c.broadcast(),
@@ -1586,6 +1678,7 @@ impl<'a> I<'a> {
                 Value::Nil
             }
             ("rand", "Intn" | "Int31n" | "Int63n") => self.rand(name, &arg(0))?,
+            ("atomic", f) => self.atomic_function(f, &args)?,
             ("time", "Now") => Value::Time(self.go.now().as_nanos() as i64),
             ("time", "Since") => Value::Int(since(self.go.now().as_nanos() as i64, &arg(0))?),
             ("time", "Until") => Value::Int(-since(self.go.now().as_nanos() as i64, &arg(0))?),

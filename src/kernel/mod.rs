@@ -234,6 +234,12 @@ pub fn build(k: &'static Kernel, params: &Params) -> ModelFn {
             statement_bound: go.step_bound().saturating_mul(interp::STATEMENTS_PER_STEP),
             canceled: Value::Error(Arc::from("context canceled")),
             deadline: Value::Error(Arc::from("context deadline exceeded")),
+            atomics: k
+                .file
+                .imports
+                .iter()
+                .any(|i| i == "atomic")
+                .then(|| go.atomic("sync/atomic", 0)),
         });
         let i = I::new(&rt, go);
         if let Err(p) = init(&i, &rt) {

@@ -10,7 +10,7 @@ use std::sync::Arc;
 use tree_sitter::Node;
 
 /// The packages a kernel may import.
-pub const IMPORTS: [&str; 7] = [
+pub const IMPORTS: [&str; 8] = [
     "sync",
     "time",
     "testing",
@@ -18,6 +18,7 @@ pub const IMPORTS: [&str; 7] = [
     "errors",
     "fmt",
     "math/rand",
+    "sync/atomic",
 ];
 
 struct P<'a> {

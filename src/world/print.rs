@@ -152,6 +152,7 @@ impl State {
                     p.list(c.senders.iter().copied());
                 }
                 ObjKind::WaitGroup { count } => p.put(*count as u64),
+                ObjKind::Atomic { value } => p.put(*value as u64),
                 ObjKind::Once { state } => p.put(match state {
                     OnceState::New => 0u64,
                     OnceState::Running(g) => *g as u64 + 2,

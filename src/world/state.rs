@@ -151,6 +151,10 @@ pub(crate) enum ObjKind {
     },
     /// A plain shared variable: accesses are checked for data races.
     Var(VarState),
+    /// A `sync/atomic` value: every access an operation, none a race.
+    Atomic {
+        value: i64,
+    },
 }
 
 /// One access to a plain variable: who, at which of its epochs, at which step, where.
