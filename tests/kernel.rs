@@ -603,3 +603,26 @@ fn sync_atomic_accesses_are_operations() {
         }
     }
 }
+
+/// `rw.RLocker()`: its Lock is RLock (two holders at once), a Cond on it waits holding
+/// only a read lock (proven); a reader that takes the write lock while holding the read
+/// lock through RLocker waits for itself, found.
+#[test]
+fn rlocker_is_the_read_lock() {
+    let o = stalemate(&["check", "tests/kernels/rlocker.go"]);
+    let t = text(&o);
+    assert_eq!(o.status.code(), Some(0), "{t}");
+    assert!(
+        t.contains("every interleaving (proven for these parameters)"),
+        "{t}"
+    );
+
+    let o = stalemate(&["check", "tests/kernels/rlocker_upgrade.go"]);
+    let t = text(&o);
+    assert_eq!(o.status.code(), Some(1), "{t}");
+    assert!(t.contains("stalemate: deadlock found"), "{t}");
+    assert!(
+        t.contains("waits for lock rw (write), held by main (took it for reading"),
+        "{t}"
+    );
+}

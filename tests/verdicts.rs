@@ -293,9 +293,9 @@ fn spin_makes_a_models_polling_loop_fair() {
 fn constructs_outside_the_subset_are_refused_before_running() {
     for (kernel, at, what) in [
         (
-            "unsupported_rlocker.go",
-            "unsupported_rlocker.go:7:7:",
-            "RLocker is neither a field or method this kernel declares nor a library method stalemate interprets",
+            "unsupported_trylock.go",
+            "unsupported_trylock.go:7:8:",
+            "TryLock is neither a field or method this kernel declares nor a library method stalemate interprets",
         ),
         (
             "unsupported_defer_len.go",

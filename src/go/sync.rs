@@ -373,6 +373,8 @@ pub enum Locker {
     Mutex(Mutex),
     /// The write lock of an RWMutex.
     RwMutex(RwMutex),
+    /// The read lock of an RWMutex (`rw.RLocker()`).
+    RLocker(RwMutex),
 }
 
 impl From<&Mutex> for Locker {
@@ -392,6 +394,7 @@ impl Locker {
         match self {
             Locker::Mutex(m) => m.lock(),
             Locker::RwMutex(m) => m.lock(),
+            Locker::RLocker(m) => m.rlock(),
         }
     }
 
@@ -399,6 +402,7 @@ impl Locker {
         match self {
             Locker::Mutex(m) => m.unlock(),
             Locker::RwMutex(m) => m.unlock(),
+            Locker::RLocker(m) => m.runlock(),
         }
     }
 }

@@ -126,6 +126,7 @@ pub const LIB_MEMBERS: &[&str] = &[
     "Unlock",
     "RLock",
     "RUnlock",
+    "RLocker",
     "Add",
     "Done",
     "Wait",
@@ -135,8 +136,7 @@ pub const LIB_MEMBERS: &[&str] = &[
     "L", // time
     "Stop",
     "Reset",
-    // time.Time
-    "Add",
+    // time.Time (and Add, above)
     "Sub",
     "Before",
     "After",
@@ -144,7 +144,7 @@ pub const LIB_MEMBERS: &[&str] = &[
     "IsZero",
     "UnixNano",
     "Unix",
-    // sync/atomic values (Add is time.Time's too)
+    // sync/atomic values (and Add, above)
     "Load",
     "Store",
     "Swap",

@@ -1442,6 +1442,11 @@ impl<'a> I<'a> {
                 (SyncObj::RwMutex(x), "Unlock") => x.unlock(),
                 (SyncObj::RwMutex(x), "RLock") => x.rlock(),
                 (SyncObj::RwMutex(x), "RUnlock") => x.runlock(),
+                (SyncObj::RwMutex(x), "RLocker") => {
+                    return Ok(Value::Sync(Arc::new(SyncObj::RLocker(x.clone()))));
+                }
+                (SyncObj::RLocker(x), "Lock") => x.rlock(),
+                (SyncObj::RLocker(x), "Unlock") => x.runlock(),
                 (SyncObj::WaitGroup(x), "Add") => x.add(int(&arg(0))?),
                 (SyncObj::WaitGroup(x), "Done") => x.done(),
                 (SyncObj::WaitGroup(x), "Wait") => x.wait(),
@@ -1708,6 +1713,10 @@ impl<'a> I<'a> {
             ("time", "Duration") => arg(0),
             ("sync", "NewCond") => {
                 let locker = match &arg(0) {
+                    Value::Sync(s) if matches!(&**s, SyncObj::RLocker(_)) => match &**s {
+                        SyncObj::RLocker(m) => Locker::RLocker(m.clone()),
+                        _ => unreachable!("matched"),
+                    },
                     Value::Ptr(c) => match &*lock(c) {
                         Value::Sync(s) => match &**s {
                             SyncObj::Mutex(m) => Locker::from(m),
@@ -1722,6 +1731,7 @@ impl<'a> I<'a> {
                 };
                 let l = match &arg(0) {
                     Value::Ptr(c) => lock(c).clone(),
+                    v @ Value::Sync(_) => v.clone(),
                     _ => Value::Nil,
                 };
                 let name = self.name_for("cond", p);

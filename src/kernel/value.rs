@@ -110,6 +110,8 @@ pub enum SyncObj {
     Once(go::Once),
     /// The Cond and its `L`.
     Cond(go::Cond, Value),
+    /// `rw.RLocker()`: a Locker whose Lock and Unlock are the RWMutex's RLock and RUnlock.
+    RLocker(go::RwMutex),
     /// `atomic.Int32`, `Int64`, `Uint32`, `Uint64`, and `atomic.Bool` (true: a bool).
     Atomic(go::Atomic, bool),
 }

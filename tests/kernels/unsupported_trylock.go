@@ -1,0 +1,9 @@
+package main
+
+import "sync"
+
+func main() {
+	var mu sync.Mutex
+	ok := mu.TryLock()
+	_ = ok
+}
