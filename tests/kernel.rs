@@ -626,3 +626,31 @@ fn rlocker_is_the_read_lock() {
         "{t}"
     );
 }
+
+/// A zero `sync.Cond` whose `L` is set by hand (`q.cond.L = &q.mu`): waits and signals
+/// as `sync.NewCond`'s does (proven), a signal before an unchecked `Wait` is lost and
+/// found; `Wait` with no `L` is Go's nil dereference, and a `Signal` then is lost.
+#[test]
+fn a_zero_cond_with_l_set_by_hand() {
+    let o = stalemate(&["check", "tests/kernels/cond_zero.go"]);
+    let t = text(&o);
+    assert_eq!(o.status.code(), Some(0), "{t}");
+    assert!(
+        t.contains("every interleaving (proven for these parameters)"),
+        "{t}"
+    );
+
+    let o = stalemate(&["check", "tests/kernels/cond_zero_lost.go"]);
+    let t = text(&o);
+    assert_eq!(o.status.code(), Some(1), "{t}");
+    assert!(t.contains("stalemate: deadlock found"), "{t}");
+    assert!(t.contains("waits on Cond queue.cond"), "{t}");
+
+    let o = stalemate(&["check", "tests/kernels/cond_zero_nil.go"]);
+    let t = text(&o);
+    assert_eq!(o.status.code(), Some(1), "{t}");
+    assert!(
+        t.contains("panic: runtime error: invalid memory address or nil pointer dereference (cond_zero_nil.go:8)"),
+        "{t}"
+    );
+}

@@ -6,6 +6,42 @@ use super::Kernel;
 use super::ast::*;
 use super::value::*;
 
+/// The `sync.Cond` a value is, or points to.
+fn cond_of(v: &Value) -> Option<Arc<SyncObj>> {
+    let v = match v {
+        Value::Ptr(c) => lock(c).clone(),
+        v => v.clone(),
+    };
+    match v {
+        Value::Sync(s) if matches!(&*s, SyncObj::Cond(..)) => Some(s),
+        _ => None,
+    }
+}
+
+/// A Cond's locker from what `sync.NewCond` or `c.L = ...` is given (a `*Mutex`, a
+/// `*RWMutex`: its write lock, or `rw.RLocker()`), with the value `c.L` then reads.
+fn locker_of(v: &Value) -> R<(Locker, Value)> {
+    let refuse = || unsupported("a Cond's locker is a *Mutex, a *RWMutex or an RLocker");
+    match v {
+        Value::Sync(s) => match &**s {
+            SyncObj::RLocker(m) => Ok((Locker::RLocker(m.clone()), v.clone())),
+            _ => Err(refuse()),
+        },
+        Value::Ptr(c) => {
+            let inner = lock(c).clone();
+            match &inner {
+                Value::Sync(s) => match &**s {
+                    SyncObj::Mutex(m) => Ok((Locker::from(m), inner.clone())),
+                    SyncObj::RwMutex(m) => Ok((Locker::from(m), inner.clone())),
+                    _ => Err(refuse()),
+                },
+                _ => Err(refuse()),
+            }
+        }
+        _ => Err(refuse()),
+    }
+}
+
 /// The methods of `atomic.Int32` and its kin (`bool`: an `atomic.Bool`).
 fn atomic_method(a: &crate::go::Atomic, bool: bool, m: &str, args: &[Value]) -> R<Value> {
     let num = |i: usize| -> R<i64> {
@@ -1258,6 +1294,8 @@ impl<'a> I<'a> {
                 ("sync", "Once") => Value::Sync(Arc::new(SyncObj::Once(self.go.once(&name())))),
                 ("time", "Duration") => Value::Int(0),
                 ("time", "Time") => Value::Time(ZERO_TIME),
+                // A zero Cond: its L is assigned by hand (`c.L = &mu`) before use.
+                ("sync", "Cond") => Value::Sync(Arc::new(SyncObj::Cond(Mutex::new(None), name()))),
                 ("atomic", "Int32" | "Int64" | "Uint32" | "Uint64" | "Bool") => Value::Sync(
                     Arc::new(SyncObj::Atomic(self.go.atomic(&name(), 0), n == "Bool")),
                 ),
@@ -1285,6 +1323,11 @@ impl<'a> I<'a> {
                 let base = self.eval(x, env)?;
                 if let Value::Nil = base {
                     return Err(rt_err("invalid memory address or nil pointer dereference"));
+                }
+                if f == "L"
+                    && let Some(s) = cond_of(&base)
+                {
+                    return Ok(Place::CondL(s));
                 }
                 self.field_cell(&base, f)
                     .map(Place::Cell)
@@ -1315,6 +1358,17 @@ impl<'a> I<'a> {
                 lock(&m).insert(k, v);
             }
             Place::Elem(a, i) => lock(&a)[i] = v,
+            Place::CondL(s) => {
+                let SyncObj::Cond(slot, name) = &*s else {
+                    unreachable!("cond_of gives a Cond")
+                };
+                let (locker, l) = locker_of(&v)?;
+                let mut slot = lock(slot);
+                if slot.is_some() {
+                    return Err(unsupported("assigning L of a Cond that has one"));
+                }
+                *slot = Some((self.go.cond(name, locker), l));
+            }
         }
         Ok(())
     }
@@ -1412,7 +1466,9 @@ impl<'a> I<'a> {
                 elem: Type::Name("int".into()),
             }))),
             (Value::Sync(s), "L") => match &**s {
-                SyncObj::Cond(_, l) => Ok(l.clone()),
+                SyncObj::Cond(slot, _) => {
+                    Ok(lock(slot).as_ref().map_or(Value::Nil, |x| x.1.clone()))
+                }
                 _ => Err(unsupported("no field L")),
             },
             _ => Ok(Value::Func(Arc::new(Callable::Lib(
@@ -1456,9 +1512,25 @@ impl<'a> I<'a> {
                     out?;
                 }
                 (SyncObj::Atomic(a, b), _) => return atomic_method(a, *b, m, &args),
-                (SyncObj::Cond(c, _), "Wait") => c.wait(),
-                (SyncObj::Cond(c, _), "Signal") => c.signal(),
-                (SyncObj::Cond(c, _), "Broadcast") => c.broadcast(),
+                (SyncObj::Cond(slot, _), "Wait") => {
+                    let c = lock(slot).as_ref().map(|x| x.0.clone());
+                    // Go's Wait unlocks c.L first: nil without one.
+                    c.ok_or_else(|| rt_err("invalid memory address or nil pointer dereference"))?
+                        .wait()
+                }
+                // With no L yet, nobody can be waiting: a Signal is lost, as in Go.
+                (SyncObj::Cond(slot, _), "Signal") => {
+                    let c = lock(slot).as_ref().map(|x| x.0.clone());
+                    if let Some(c) = c {
+                        c.signal();
+                    }
+                }
+                (SyncObj::Cond(slot, _), "Broadcast") => {
+                    let c = lock(slot).as_ref().map(|x| x.0.clone());
+                    if let Some(c) = c {
+                        c.broadcast();
+                    }
+                }
                 _ => {
                     return Err(unsupported(format!(
                         "sync method {m} is outside the subset"
@@ -1712,30 +1784,10 @@ impl<'a> I<'a> {
             }
             ("time", "Duration") => arg(0),
             ("sync", "NewCond") => {
-                let locker = match &arg(0) {
-                    Value::Sync(s) if matches!(&**s, SyncObj::RLocker(_)) => match &**s {
-                        SyncObj::RLocker(m) => Locker::RLocker(m.clone()),
-                        _ => unreachable!("matched"),
-                    },
-                    Value::Ptr(c) => match &*lock(c) {
-                        Value::Sync(s) => match &**s {
-                            SyncObj::Mutex(m) => Locker::from(m),
-                            SyncObj::RwMutex(m) => Locker::from(m),
-                            _ => {
-                                return Err(unsupported("sync.NewCond needs a *Mutex or *RWMutex"));
-                            }
-                        },
-                        _ => return Err(unsupported("sync.NewCond needs a *Mutex or *RWMutex")),
-                    },
-                    _ => return Err(unsupported("sync.NewCond needs a *Mutex or *RWMutex")),
-                };
-                let l = match &arg(0) {
-                    Value::Ptr(c) => lock(c).clone(),
-                    v @ Value::Sync(_) => v.clone(),
-                    _ => Value::Nil,
-                };
+                let (locker, l) = locker_of(&arg(0))?;
                 let name = self.name_for("cond", p);
-                Value::Sync(Arc::new(SyncObj::Cond(self.go.cond(&name, locker), l)))
+                let c = self.go.cond(&name, locker);
+                Value::Sync(Arc::new(SyncObj::Cond(Mutex::new(Some((c, l))), name)))
             }
             ("errors", "New") => Value::Error(Arc::from(arg(0).show().as_str())),
             ("errors", "Is") => Value::Bool(arg(0).equals(&arg(1)).unwrap_or(false)),
@@ -1843,6 +1895,8 @@ pub const TICKS: usize = 3;
 
 pub enum Place {
     Blank,
+    /// `c.L` of a `sync.Cond`.
+    CondL(Arc<SyncObj>),
     Cell(Cell),
     Map(Arc<Mutex<BTreeMap<Key, Value>>>, Key),
     Elem(Arc<Mutex<Vec<Value>>>, usize),

@@ -108,8 +108,9 @@ pub enum SyncObj {
     RwMutex(go::RwMutex),
     WaitGroup(go::WaitGroup),
     Once(go::Once),
-    /// The Cond and its `L`.
-    Cond(go::Cond, Value),
+    /// The Cond and its `L`, once it has one (`sync.NewCond(l)`, or a zero `sync.Cond`
+    /// whose `L` was assigned), and its name.
+    Cond(Mutex<Option<(go::Cond, Value)>>, String),
     /// `rw.RLocker()`: a Locker whose Lock and Unlock are the RWMutex's RLock and RUnlock.
     RLocker(go::RwMutex),
     /// `atomic.Int32`, `Int64`, `Uint32`, `Uint64`, and `atomic.Bool` (true: a bool).
