@@ -654,3 +654,26 @@ fn a_zero_cond_with_l_set_by_hand() {
         "{t}"
     );
 }
+
+/// Type switches: a case per type (pointer, struct, int, string, error, a declared
+/// interface), several types in one case, `nil` and `default` (a self-checking kernel,
+/// proven); an event loop whose stop case forgets its acknowledgement, found.
+#[test]
+fn type_switches_dispatch_as_go_does() {
+    let o = stalemate(&["check", "tests/kernels/type_switch.go"]);
+    let t = text(&o);
+    assert_eq!(o.status.code(), Some(0), "{t}");
+    assert!(
+        t.contains("every interleaving (proven for these parameters)"),
+        "{t}"
+    );
+
+    let o = stalemate(&["check", "tests/kernels/type_switch_stop.go"]);
+    let t = text(&o);
+    assert_eq!(o.status.code(), Some(1), "{t}");
+    assert!(t.contains("stalemate: deadlock found"), "{t}");
+    assert!(
+        t.contains("main in main at type_switch_stop.go:28 waits for receive from channel d"),
+        "{t}"
+    );
+}

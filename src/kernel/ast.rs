@@ -58,6 +58,8 @@ pub enum E {
     Type(Type),
     /// `x.(T)`.
     Assert(Box<Expr>, Type),
+    /// Whether the value has the type: a type switch's case (`case T:`).
+    Is(Box<Expr>, Type),
 }
 
 /// A function, method or function literal.

@@ -574,6 +574,10 @@ impl C<'_> {
             }
             E::Func(f) => self.func(f),
             E::Type(t) | E::Assert(_, t) => self.ty(t, e.pos),
+            E::Is(x, t) => {
+                self.expr(x)?;
+                self.ty(t, e.pos)
+            }
             E::Ident(n) => self.undefined(n, e.pos),
             E::Int(_) | E::Str(_) | E::Nil => Ok(()),
         }

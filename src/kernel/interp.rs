@@ -6,6 +6,11 @@ use super::Kernel;
 use super::ast::*;
 use super::value::*;
 
+/// An interface type with no methods (`interface{}`, `any`), or not an interface.
+fn ms_empty(t: &Type) -> bool {
+    !matches!(t, Type::Interface(ms) if !ms.is_empty())
+}
+
 /// The `sync.Cond` a value is, or points to.
 fn cond_of(v: &Value) -> Option<Arc<SyncObj>> {
     let v = match v {
@@ -1111,6 +1116,10 @@ impl<'a> I<'a> {
                 Some(env.clone()),
             )))),
             E::Type(_) => Err(unsupported("a type is not a value")),
+            E::Is(x, t) => {
+                let v = self.eval(x, env)?;
+                Ok(Value::Bool(self.has_type(&v, t)))
+            }
             E::Assert(x, t) => {
                 let v = self.eval(x, env)?;
                 if self.has_type(&v, t) {
@@ -1248,13 +1257,49 @@ impl<'a> I<'a> {
     }
 
     fn has_type(&self, v: &Value, t: &Type) -> bool {
+        // A declared interface: the value has every one of its methods.
+        if let Type::Name(n) = t
+            && let Some(Type::Interface(ms)) = self.k().types.get(n)
+        {
+            return self.has_type(v, &Type::Interface(ms.clone()));
+        }
+        if let (Type::Interface(ms), false) = (t, ms_empty(t)) {
+            let ty = match v {
+                Value::Struct(s) => Some(s.ty.clone()),
+                Value::Ptr(c) => match &*lock(c) {
+                    Value::Struct(s) => Some(s.ty.clone()),
+                    _ => None,
+                },
+                Value::Error(_) => return ms.iter().all(|m| m == "Error"),
+                _ => None,
+            };
+            return ty.is_some_and(|ty| {
+                ms.iter()
+                    .all(|m| self.k().methods.contains_key(&(ty.to_string(), m.clone())))
+            });
+        }
         match (v, t) {
             (Value::Ptr(c), Type::Ptr(inner)) => match (&*lock(c), &**inner) {
                 (Value::Struct(s), Type::Name(n)) => *s.ty == **n,
                 _ => false,
             },
             (Value::Struct(s), Type::Name(n)) => *s.ty == **n,
-            (Value::Int(_), Type::Name(n)) => n == "int",
+            (Value::Int(_), Type::Name(n)) => matches!(
+                n.as_str(),
+                "int"
+                    | "int8"
+                    | "int16"
+                    | "int32"
+                    | "int64"
+                    | "uint"
+                    | "uint8"
+                    | "uint16"
+                    | "uint32"
+                    | "uint64"
+                    | "byte"
+                    | "rune"
+                    | "uintptr"
+            ),
             (Value::Str(_), Type::Name(n)) => n == "string",
             (Value::Bool(_), Type::Name(n)) => n == "bool",
             (Value::Error(_), Type::Name(n)) => n == "error",

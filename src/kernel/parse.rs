@@ -627,6 +627,75 @@ impl<'a> P<'a> {
                 }
                 S::Switch(init, tag, cases, label)
             }
+            // switch v := x.(type) { case A, B: ...; case nil: ...; default: ... } is
+            // { tsv := x; switch { case tsv is A || tsv is B: v := tsv; ... } }: each
+            // case's v is x's value, which is what both of Go's rules for v give.
+            "type_switch_statement" => {
+                let mut block = Vec::new();
+                if let Some(init) = self.simple(n.child_by_field_name("initializer"))? {
+                    block.push(*init);
+                }
+                let hidden = "type switch value".to_string();
+                let value = self.expr(self.field(n, "value")?)?;
+                block.push(self.at(S::Define(vec![hidden.clone()], vec![value]), p));
+                let alias = match n.child_by_field_name("alias") {
+                    Some(a) => self.idents(a)?.into_iter().next(),
+                    None => None,
+                };
+                let var = Expr {
+                    kind: E::Ident(hidden.clone()),
+                    pos: p,
+                };
+                let mut cases = Vec::new();
+                for c in kids(n) {
+                    let mut values = Vec::new();
+                    match c.kind() {
+                        "type_case" => {
+                            let mut cur = c.walk();
+                            let types: Vec<Node> = c
+                                .children_by_field_name("type", &mut cur)
+                                .filter(|t| t.is_named())
+                                .collect();
+                            for t in types {
+                                let kind = if self.text(t) == "nil" {
+                                    E::Binary(
+                                        "==".into(),
+                                        Box::new(var.clone()),
+                                        Box::new(Expr {
+                                            kind: E::Nil,
+                                            pos: pos(t),
+                                        }),
+                                    )
+                                } else {
+                                    E::Is(Box::new(var.clone()), self.ty(t)?)
+                                };
+                                values.push(Expr { kind, pos: pos(t) });
+                            }
+                        }
+                        "default_case" => {}
+                        _ => continue,
+                    }
+                    // Every case is one condition: `tsv is A || tsv is B`.
+                    let cond = values.into_iter().reduce(|a, b| Expr {
+                        pos: a.pos,
+                        kind: E::Binary("||".into(), Box::new(a), Box::new(b)),
+                    });
+                    let (mut body, fallthrough) = self.case_body(c)?;
+                    if let Some(v) = &alias {
+                        body.insert(
+                            0,
+                            self.at(S::Define(vec![v.clone()], vec![var.clone()]), pos(c)),
+                        );
+                    }
+                    cases.push(SwitchCase {
+                        values: cond.into_iter().collect(),
+                        body,
+                        fallthrough,
+                    });
+                }
+                block.push(self.at(S::Switch(None, None, cases, label), p));
+                S::Block(block)
+            }
             "select_statement" => {
                 let mut cases = Vec::new();
                 for c in kids(n) {
