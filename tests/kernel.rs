@@ -677,3 +677,26 @@ fn type_switches_dispatch_as_go_does() {
         "{t}"
     );
 }
+
+/// `io.EOF` is one value compared by identity, `io.Reader` an interface a kernel type
+/// implements, `log.Printf` prints to the trace (a self-checking kernel, proven); a
+/// forwarder that returns at `io.EOF` without closing its channel, found.
+#[test]
+fn io_eof_readers_and_log() {
+    let o = stalemate(&["check", "tests/kernels/io_log.go"]);
+    let t = text(&o);
+    assert_eq!(o.status.code(), Some(0), "{t}");
+    assert!(
+        t.contains("every interleaving (proven for these parameters)"),
+        "{t}"
+    );
+
+    let o = stalemate(&["check", "tests/kernels/io_forward.go"]);
+    let t = text(&o);
+    assert_eq!(o.status.code(), Some(1), "{t}");
+    assert!(t.contains("stalemate: deadlock found"), "{t}");
+    assert!(
+        t.contains("main in main at io_forward.go:34 waits for receive from channel out"),
+        "{t}"
+    );
+}

@@ -66,6 +66,21 @@ pub const MEMBERS: &[(&str, &[&str])] = &[
     ),
     ("errors", &["New", "Is"]),
     (
+        "io",
+        &[
+            "EOF",
+            "ErrClosedPipe",
+            "Reader",
+            "Writer",
+            "Closer",
+            "ReadCloser",
+            "WriteCloser",
+            "ReadWriter",
+            "ReadWriteCloser",
+        ],
+    ),
+    ("log", &["Print", "Printf", "Println"]),
+    (
         "atomic",
         &[
             "AddInt32",

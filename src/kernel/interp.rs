@@ -153,6 +153,9 @@ pub struct Rt {
     pub statement_bound: usize,
     pub canceled: Value,
     pub deadline: Value,
+    /// `io.EOF` and `io.ErrClosedPipe`: one value each, compared by identity as Go's.
+    pub eof: Value,
+    pub closed_pipe: Value,
     /// The object every `sync/atomic` function on a plain variable goes through.
     pub atomics: Option<crate::go::Atomic>,
 }
@@ -1654,6 +1657,8 @@ impl<'a> I<'a> {
             ("time", "Minute") => d(60_000_000_000),
             ("time", "Hour") => d(3_600_000_000_000),
             ("context", "Canceled") => Ok(self.rt.canceled.clone()),
+            ("io", "EOF") => Ok(self.rt.eof.clone()),
+            ("io", "ErrClosedPipe") => Ok(self.rt.closed_pipe.clone()),
             ("context", "DeadlineExceeded") => Ok(self.rt.deadline.clone()),
             _ => Ok(Value::Func(Arc::new(Callable::Lib(
                 Value::str(&format!("{pkg}.{name}")),
@@ -1839,11 +1844,11 @@ impl<'a> I<'a> {
             ("fmt", "Sprintf") => Value::str(&format_go(&args)),
             ("fmt", "Sprint") | ("fmt", "Sprintln") => Value::str(&join_go(&args)),
             ("fmt", "Errorf") => Value::Error(Arc::from(format_go(&args).as_str())),
-            ("fmt", "Printf") => {
+            ("fmt", "Printf") | ("log", "Printf") => {
                 self.go.note(format_go(&args).trim_end().to_string());
                 Value::Nil
             }
-            ("fmt", "Println") | ("fmt", "Print") => {
+            ("fmt", "Println") | ("fmt", "Print") | ("log", "Println") | ("log", "Print") => {
                 self.go.note(join_go(&args));
                 Value::Nil
             }

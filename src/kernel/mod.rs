@@ -233,6 +233,8 @@ pub fn build(k: &'static Kernel, params: &Params) -> ModelFn {
             statements: AtomicUsize::new(0),
             statement_bound: go.step_bound().saturating_mul(interp::STATEMENTS_PER_STEP),
             canceled: Value::Error(Arc::from("context canceled")),
+            eof: Value::Error(Arc::from("EOF")),
+            closed_pipe: Value::Error(Arc::from("io: read/write on closed pipe")),
             deadline: Value::Error(Arc::from("context deadline exceeded")),
             atomics: k
                 .file

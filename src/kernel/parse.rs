@@ -10,7 +10,7 @@ use std::sync::Arc;
 use tree_sitter::Node;
 
 /// The packages a kernel may import.
-pub const IMPORTS: [&str; 8] = [
+pub const IMPORTS: [&str; 10] = [
     "sync",
     "time",
     "testing",
@@ -19,6 +19,8 @@ pub const IMPORTS: [&str; 8] = [
     "fmt",
     "math/rand",
     "sync/atomic",
+    "io",
+    "log",
 ];
 
 struct P<'a> {
