@@ -159,7 +159,7 @@ fn constructs_outside_the_subset_are_errors_at_their_place() {
             "import",
             "package main\n\nimport \"net/http\"\n\nfunc main() {}\n",
             ":3:8: import \"net/http\" is outside the subset",
-            "a kernel may import: sync, time, testing, context, errors, fmt",
+            "a kernel may import: sync, time, context, errors, io, log, sync/atomic, math/rand, fmt, testing",
         ),
         (
             "member",

@@ -5,6 +5,7 @@
 
 use super::KernelError;
 use super::ast::*;
+use super::library::{LIB_MEMBERS, members};
 use std::cell::RefCell;
 use std::collections::BTreeSet;
 
@@ -13,172 +14,6 @@ const UNIVERSE: &[&str] = &[
     "append", "cap", "close", "delete", "len", "make", "new", "panic", "print", "println", "true",
     "false", "nil", "int", "int8", "int16", "int32", "int64", "uint", "uint8", "uint16", "uint32",
     "uint64", "uintptr", "byte", "rune", "string", "bool", "error", "any",
-];
-
-/// The members of each importable package a kernel may use.
-pub const MEMBERS: &[(&str, &[&str])] = &[
-    (
-        "sync",
-        &[
-            "Mutex",
-            "RWMutex",
-            "WaitGroup",
-            "Once",
-            "Cond",
-            "NewCond",
-            "Locker",
-        ],
-    ),
-    (
-        "time",
-        &[
-            "Sleep",
-            "After",
-            "NewTimer",
-            "NewTicker",
-            "Duration",
-            "Now",
-            "Since",
-            "Until",
-            "Timer",
-            "Ticker",
-            "Time",
-            "Nanosecond",
-            "Microsecond",
-            "Millisecond",
-            "Second",
-            "Minute",
-            "Hour",
-        ],
-    ),
-    (
-        "context",
-        &[
-            "Background",
-            "TODO",
-            "WithCancel",
-            "WithTimeout",
-            "Context",
-            "CancelFunc",
-            "Canceled",
-            "DeadlineExceeded",
-        ],
-    ),
-    ("errors", &["New", "Is"]),
-    (
-        "io",
-        &[
-            "EOF",
-            "ErrClosedPipe",
-            "Reader",
-            "Writer",
-            "Closer",
-            "ReadCloser",
-            "WriteCloser",
-            "ReadWriter",
-            "ReadWriteCloser",
-        ],
-    ),
-    ("log", &["Print", "Printf", "Println"]),
-    (
-        "atomic",
-        &[
-            "AddInt32",
-            "AddInt64",
-            "AddUint32",
-            "AddUint64",
-            "LoadInt32",
-            "LoadInt64",
-            "LoadUint32",
-            "LoadUint64",
-            "StoreInt32",
-            "StoreInt64",
-            "StoreUint32",
-            "StoreUint64",
-            "SwapInt32",
-            "SwapInt64",
-            "SwapUint32",
-            "SwapUint64",
-            "CompareAndSwapInt32",
-            "CompareAndSwapInt64",
-            "CompareAndSwapUint32",
-            "CompareAndSwapUint64",
-            "Int32",
-            "Int64",
-            "Uint32",
-            "Uint64",
-            "Bool",
-        ],
-    ),
-    (
-        "rand",
-        &[
-            "Intn",
-            "Int31n",
-            "Int63n",
-            "Seed",
-            "New",
-            "NewSource",
-            "Rand",
-            "Source",
-        ],
-    ),
-    (
-        "fmt",
-        &[
-            "Sprintf", "Sprint", "Sprintln", "Errorf", "Printf", "Println", "Print",
-        ],
-    ),
-    ("testing", &["T"]),
-];
-
-/// The methods and fields of library values a kernel may use (`mu.Lock`, `t.C`,
-/// `ctx.Done`, `c.L`): a selector names one of these, or a method or field the kernel
-/// declares.
-pub const LIB_MEMBERS: &[&str] = &[
-    // sync
-    "Lock",
-    "Unlock",
-    "RLock",
-    "RUnlock",
-    "RLocker",
-    "Add",
-    "Done",
-    "Wait",
-    "Do",
-    "Signal",
-    "Broadcast",
-    "L", // time
-    "Stop",
-    "Reset",
-    // time.Time (and Add, above)
-    "Sub",
-    "Before",
-    "After",
-    "Equal",
-    "IsZero",
-    "UnixNano",
-    "Unix",
-    // sync/atomic values (and Add, above)
-    "Load",
-    "Store",
-    "Swap",
-    "CompareAndSwap",
-    // math/rand (a *rand.Rand)
-    "Intn",
-    "Int31n",
-    "Int63n",
-    "Seed",
-    "C", // context, errors
-    "Err",
-    "Error", // testing
-    "Fatal",
-    "Fatalf",
-    "Errorf",
-    "Log",
-    "Logf",
-    "Helper",
-    "Parallel",
 ];
 
 /// Builtins a kernel may call, but not as the call of a `go` or `defer`.
@@ -376,7 +211,7 @@ impl C<'_> {
         if !self.f.imports.iter().any(|i| i == pkg) {
             return Ok(());
         }
-        let allowed = MEMBERS.iter().find(|m| m.0 == pkg).map_or(&[][..], |m| m.1);
+        let allowed = members(pkg);
         if allowed.contains(&name) {
             return Ok(());
         }

@@ -7,6 +7,7 @@
 mod ast;
 mod check;
 mod interp;
+pub mod library;
 mod parse;
 mod value;
 
@@ -20,8 +21,6 @@ use std::fmt;
 use std::sync::Arc;
 use std::sync::atomic::AtomicUsize;
 use value::{Callable, Env, Value};
-
-pub use parse::IMPORTS;
 
 /// A kernel that does not parse, leaves the subset, or names no entry.
 #[derive(Debug, Clone)]

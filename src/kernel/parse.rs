@@ -9,20 +9,6 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 use tree_sitter::Node;
 
-/// The packages a kernel may import.
-pub const IMPORTS: [&str; 10] = [
-    "sync",
-    "time",
-    "testing",
-    "context",
-    "errors",
-    "fmt",
-    "math/rand",
-    "sync/atomic",
-    "io",
-    "log",
-];
-
 struct P<'a> {
     src: &'a [u8],
     path: &'a str,
@@ -259,15 +245,18 @@ impl<'a> P<'a> {
                 return Err(self.outside(s, "a named import"));
             }
             let path = self.text(self.field(s, "path")?).trim_matches(['"', '`']);
-            if !IMPORTS.contains(&path) {
+            if !super::library::importable(path) {
                 return Err(self.err(
                     s,
                     format!("import \"{path}\" is outside the subset"),
-                    Some(format!("a kernel may import: {}", IMPORTS.join(", "))),
+                    Some(format!(
+                        "a kernel may import: {}",
+                        super::library::import_paths().join(", ")
+                    )),
                 ));
             }
             // Known by its package name: `math/rand` is `rand`.
-            let name = path.rsplit('/').next().unwrap_or(path);
+            let name = super::library::package_name(path);
             file.imports.push(name.to_string());
         }
         Ok(())

@@ -1,0 +1,635 @@
+//! Expressions: values, operators, composites, types, places, calls and builtins.
+
+use super::*;
+
+impl<'a> I<'a> {
+    // ---- expressions ----
+
+    /// Values for `n` targets: one call returning a tuple, or one value each.
+    pub(super) fn values(&self, es: &[Expr], env: &Env, names: &[String]) -> R<Vec<Value>> {
+        if es.len() == 1 && names.len() > 1 {
+            return match self.eval_multi(&es[0], env)? {
+                Value::Tuple(vs) => Ok(vs),
+                v => Ok(vec![v]),
+            };
+        }
+        es.iter()
+            .enumerate()
+            .map(|(i, e)| self.hinted(names.get(i).cloned(), || self.eval(e, env)))
+            .collect()
+    }
+
+    /// Like `eval`, but `v, ok := <-ch`, `v, ok := m[k]` and `x, ok := y.(T)` give two.
+    pub(super) fn eval_multi(&self, e: &Expr, env: &Env) -> R<Value> {
+        match &e.kind {
+            E::Unary("<-", c) => {
+                let c = self.eval(c, env)?;
+                let (v, ok) = self.recv(&c)?;
+                Ok(Value::Tuple(vec![v, Value::Bool(ok)]))
+            }
+            E::Index(m, k) => {
+                let m = self.eval(m, env)?;
+                let k = self.eval(k, env)?;
+                match &m {
+                    Value::Map(map) => {
+                        let key = key_of(&k)?;
+                        let got = lock(map).get(&key).cloned();
+                        Ok(match got {
+                            Some(v) => Value::Tuple(vec![v, Value::Bool(true)]),
+                            None => Value::Tuple(vec![Value::Nil, Value::Bool(false)]),
+                        })
+                    }
+                    Value::Nil => Ok(Value::Tuple(vec![Value::Nil, Value::Bool(false)])),
+                    _ => self.eval(e, env),
+                }
+            }
+            E::Assert(x, t) => {
+                let v = self.eval(x, env)?;
+                let ok = self.has_type(&v, t);
+                Ok(Value::Tuple(vec![
+                    if ok { v } else { Value::Nil },
+                    Value::Bool(ok),
+                ]))
+            }
+            _ => self.eval(e, env),
+        }
+    }
+
+    pub(super) fn args(&self, es: &[Expr], spread: bool, env: &Env) -> R<Vec<Value>> {
+        let mut out: Vec<Value> = Vec::new();
+        if es.len() == 1
+            && let E::Call(..) = es[0].kind
+        {
+            // f(g()) passes every result of g.
+            return Ok(match self.eval(&es[0], env)? {
+                Value::Tuple(vs) => vs,
+                v => vec![v],
+            });
+        }
+        for e in es {
+            out.push(self.eval(e, env)?.copy());
+        }
+        if spread && let Some(Value::Slice(s)) = out.pop() {
+            out.extend(lock(&s.arr)[s.off..s.off + s.len].iter().cloned());
+        }
+        Ok(out)
+    }
+
+    pub fn eval(&self, e: &Expr, env: &Env) -> R<Value> {
+        match &e.kind {
+            E::Int(i) => Ok(Value::Int(*i)),
+            E::Str(s) => Ok(Value::str(s)),
+            E::Nil => Ok(Value::Nil),
+            E::Ident(n) => self.ident(n, env),
+            E::Unary(op, x) => self.unary(op, x, env),
+            E::Binary(op, a, b) => {
+                let a = self.eval(a, env)?;
+                match (op.as_str(), &a) {
+                    ("&&", Value::Bool(false)) => return Ok(a),
+                    ("||", Value::Bool(true)) => return Ok(a),
+                    _ => {}
+                }
+                let b = self.eval(b, env)?;
+                binary(op, a, b)
+            }
+            E::Call(f, args, spread) => self.call_expr(f, args, *spread, env, e.pos),
+            E::Sel(x, name) => self.select_expr(x, name, env),
+            E::Index(x, i) => {
+                let x = self.eval(x, env)?;
+                let i = self.eval(i, env)?;
+                match &x {
+                    Value::Slice(s) => Ok(lock(&s.arr)[slot(s, &i)?].clone()),
+                    Value::Map(m) => {
+                        let key = key_of(&i)?;
+                        Ok(lock(m).get(&key).cloned().unwrap_or(Value::Nil))
+                    }
+                    Value::Nil => Ok(Value::Nil),
+                    Value::Str(s) => {
+                        let i = int(&i)?;
+                        s.as_bytes()
+                            .get(i as usize)
+                            .map(|b| Value::Int(*b as i64))
+                            .ok_or_else(|| {
+                                rt_err(format!("index out of range [{i}] with length {}", s.len()))
+                            })
+                    }
+                    o => Err(unsupported(format!("cannot index {}", o.show()))),
+                }
+            }
+            E::Slice(x, lo, hi) => {
+                let x = self.eval(x, env)?;
+                let lo = match lo {
+                    Some(l) => int(&self.eval(l, env)?)? as usize,
+                    None => 0,
+                };
+                match x {
+                    Value::Slice(s) => {
+                        let hi = match hi {
+                            Some(h) => int(&self.eval(h, env)?)? as usize,
+                            None => s.len,
+                        };
+                        if lo > hi || hi > s.cap {
+                            return Err(rt_err(format!(
+                                "slice bounds out of range [{lo}:{hi}] with capacity {}",
+                                s.cap
+                            )));
+                        }
+                        Ok(Value::Slice(Slice {
+                            arr: s.arr,
+                            off: s.off + lo,
+                            len: hi - lo,
+                            cap: s.cap - lo,
+                        }))
+                    }
+                    Value::Nil => Ok(Value::Nil),
+                    Value::Str(s) => {
+                        let hi = match hi {
+                            Some(h) => int(&self.eval(h, env)?)? as usize,
+                            None => s.len(),
+                        };
+                        s.get(lo..hi)
+                            .map(Value::str)
+                            .ok_or_else(|| rt_err(format!("slice bounds out of range [{lo}:{hi}]")))
+                    }
+                    o => Err(unsupported(format!("cannot slice {}", o.show()))),
+                }
+            }
+            E::Composite(ty, elems) => self.composite(ty, elems, env, e.pos),
+            E::Func(f) => Ok(Value::Func(Arc::new(Callable::Go(
+                f.clone(),
+                Some(env.clone()),
+            )))),
+            E::Type(_) => Err(unsupported("a type is not a value")),
+            E::Is(x, t) => {
+                let v = self.eval(x, env)?;
+                Ok(Value::Bool(self.has_type(&v, t)))
+            }
+            E::Assert(x, t) => {
+                let v = self.eval(x, env)?;
+                if self.has_type(&v, t) {
+                    Ok(v)
+                } else {
+                    Err(Panic(format!(
+                        "interface conversion: {} is not {t:?}",
+                        v.show()
+                    )))
+                }
+            }
+        }
+    }
+
+    pub(super) fn ident(&self, n: &str, env: &Env) -> R<Value> {
+        if let Some(c) = env.lookup(n) {
+            return Ok(lock(&c).clone());
+        }
+        match n {
+            "true" => return Ok(Value::Bool(true)),
+            "false" => return Ok(Value::Bool(false)),
+            _ => {}
+        }
+        if let Some(f) = self.k().funcs.get(n) {
+            return Ok(Value::Func(Arc::new(Callable::Go(f.clone(), None))));
+        }
+        Err(unsupported(format!("undefined: {n}")))
+    }
+
+    pub(super) fn unary(&self, op: &str, x: &Expr, env: &Env) -> R<Value> {
+        match op {
+            "<-" => {
+                let c = self.eval(x, env)?;
+                Ok(self.recv(&c)?.0)
+            }
+            "&" => match &x.kind {
+                E::Composite(..) => Ok(Value::Ptr(cell(self.eval(x, env)?))),
+                _ => match self.place(x, env)? {
+                    Place::Cell(c) => Ok(Value::Ptr(c)),
+                    _ => Err(unsupported("cannot take this address")),
+                },
+            },
+            "*" => match self.eval(x, env)? {
+                Value::Ptr(c) => Ok(lock(&c).clone()),
+                Value::Nil => Err(rt_err("invalid memory address or nil pointer dereference")),
+                o => Err(unsupported(format!("cannot dereference {}", o.show()))),
+            },
+            "-" => Ok(Value::Int(int(&self.eval(x, env)?)?.wrapping_neg())),
+            "+" => self.eval(x, env),
+            "!" => Ok(Value::Bool(!truth(&self.eval(x, env)?)?)),
+            _ => Err(unsupported(format!("operator {op}"))),
+        }
+    }
+
+    pub(super) fn composite(
+        &self,
+        ty: &Type,
+        elems: &[(Option<Expr>, Expr)],
+        env: &Env,
+        p: Pos,
+    ) -> R<Value> {
+        // `sync.Mutex{}`, `&sync.WaitGroup{}`: the zero value (the checker refuses
+        // library literals with elements).
+        if let Type::Pkg(..) = ty
+            && elems.is_empty()
+        {
+            return self.zero(ty, None, p);
+        }
+        match self.underlying(ty) {
+            Type::Struct(fields) => {
+                let tname = match ty {
+                    Type::Name(n) => n.clone(),
+                    _ => "struct".into(),
+                };
+                let mut vals: Vec<Option<Value>> = vec![None; fields.len()];
+                for (i, (k, v)) in elems.iter().enumerate() {
+                    let idx = match k {
+                        Some(Expr {
+                            kind: E::Ident(n), ..
+                        }) => fields.iter().position(|f| f.name == *n).ok_or_else(|| {
+                            unsupported(format!("unknown field {n} in struct literal"))
+                        })?,
+                        _ => i,
+                    };
+                    let Some(field) = fields.get(idx) else {
+                        return Err(unsupported(format!("too many values in {tname} literal")));
+                    };
+                    let name = format!("{tname}.{}", field.name);
+                    vals[idx] = Some(self.hinted(Some(name), || self.eval(v, env))?.copy());
+                }
+                let mut cells = Vec::new();
+                for (f, v) in fields.iter().zip(vals) {
+                    let v = match v {
+                        Some(v) => v,
+                        None => self.zero(&f.ty, Some(format!("{tname}.{}", f.name)), p)?,
+                    };
+                    cells.push(cell(v));
+                }
+                Ok(Value::Struct(Arc::new(Struct {
+                    ty: Arc::from(tname.as_str()),
+                    names: Arc::new(fields.iter().map(|f| f.name.clone()).collect()),
+                    fields: cells,
+                })))
+            }
+            Type::Slice(_) => {
+                let vs: Vec<Value> = elems
+                    .iter()
+                    .map(|(_, v)| self.eval(v, env).map(|v| v.copy()))
+                    .collect::<R<_>>()?;
+                Ok(slice_of(vs))
+            }
+            Type::Map(..) => {
+                let mut m = BTreeMap::new();
+                for (k, v) in elems {
+                    let k = match k {
+                        Some(k) => self.eval(k, env)?,
+                        None => return Err(unsupported("map literal element without a key")),
+                    };
+                    let key = key_of(&k)?;
+                    m.insert(key, self.eval(v, env)?.copy());
+                }
+                Ok(Value::Map(Arc::new(Mutex::new(m))))
+            }
+            t => Err(unsupported(format!("composite literal of {t:?}"))),
+        }
+    }
+
+    /// The type a named type stands for.
+    pub(super) fn underlying(&self, t: &Type) -> Type {
+        let mut t = t.clone();
+        for _ in 0..32 {
+            match &t {
+                Type::Name(n) => match self.k().types.get(n) {
+                    Some(u) => t = u.clone(),
+                    None => return t,
+                },
+                _ => return t,
+            }
+        }
+        t
+    }
+
+    pub(super) fn has_type(&self, v: &Value, t: &Type) -> bool {
+        // A declared interface: the value has every one of its methods.
+        if let Type::Name(n) = t
+            && let Some(Type::Interface(ms)) = self.k().types.get(n)
+        {
+            return self.has_type(v, &Type::Interface(ms.clone()));
+        }
+        if let (Type::Interface(ms), false) = (t, ms_empty(t)) {
+            let ty = match v {
+                Value::Struct(s) => Some(s.ty.clone()),
+                Value::Ptr(c) => match &*lock(c) {
+                    Value::Struct(s) => Some(s.ty.clone()),
+                    _ => None,
+                },
+                Value::Error(_) => return ms.iter().all(|m| m == "Error"),
+                _ => None,
+            };
+            return ty.is_some_and(|ty| {
+                ms.iter()
+                    .all(|m| self.k().methods.contains_key(&(ty.to_string(), m.clone())))
+            });
+        }
+        match (v, t) {
+            (Value::Ptr(c), Type::Ptr(inner)) => match (&*lock(c), &**inner) {
+                (Value::Struct(s), Type::Name(n)) => *s.ty == **n,
+                _ => false,
+            },
+            (Value::Struct(s), Type::Name(n)) => *s.ty == **n,
+            (Value::Int(_), Type::Name(n)) => matches!(
+                n.as_str(),
+                "int"
+                    | "int8"
+                    | "int16"
+                    | "int32"
+                    | "int64"
+                    | "uint"
+                    | "uint8"
+                    | "uint16"
+                    | "uint32"
+                    | "uint64"
+                    | "byte"
+                    | "rune"
+                    | "uintptr"
+            ),
+            (Value::Str(_), Type::Name(n)) => n == "string",
+            (Value::Bool(_), Type::Name(n)) => n == "bool",
+            (Value::Error(_), Type::Name(n)) => n == "error",
+            (Value::Nil, _) => false,
+            (_, Type::Interface(ms)) => ms.is_empty(),
+            _ => false,
+        }
+    }
+
+    /// The zero value of a type; sync types are made here, named by `name`.
+    pub fn zero(&self, t: &Type, name: Option<String>, p: Pos) -> R<Value> {
+        let name = || name.clone().unwrap_or_else(|| self.name_for("var", p));
+        Ok(match t {
+            Type::Name(n) => match n.as_str() {
+                "int" | "int8" | "int16" | "int32" | "int64" | "uint" | "uint8" | "uint16"
+                | "uint32" | "uint64" | "byte" | "rune" | "uintptr" => Value::Int(0),
+                "bool" => Value::Bool(false),
+                "string" => Value::str(""),
+                "error" | "any" => Value::Nil,
+                _ => match self.k().types.get(n) {
+                    Some(Type::Struct(_)) => self.composite(t, &[], &self.rt.globals, p)?,
+                    Some(u) => {
+                        let u = u.clone();
+                        self.zero(&u, Some(name()), p)?
+                    }
+                    None => return Err(unsupported(format!("undefined type {n}"))),
+                },
+            },
+            Type::Pkg(pkg, n) => match (pkg.as_str(), n.as_str()) {
+                ("sync", "Mutex") => Value::Sync(Arc::new(SyncObj::Mutex(self.go.mutex(&name())))),
+                ("sync", "RWMutex") => {
+                    Value::Sync(Arc::new(SyncObj::RwMutex(self.go.rwmutex(&name()))))
+                }
+                ("sync", "WaitGroup") => {
+                    Value::Sync(Arc::new(SyncObj::WaitGroup(self.go.waitgroup(&name()))))
+                }
+                ("sync", "Once") => Value::Sync(Arc::new(SyncObj::Once(self.go.once(&name())))),
+                ("time", "Duration") => Value::Int(0),
+                ("time", "Time") => Value::Time(ZERO_TIME),
+                // A zero Cond: its L is assigned by hand (`c.L = &mu`) before use.
+                ("sync", "Cond") => Value::Sync(Arc::new(SyncObj::Cond(Mutex::new(None), name()))),
+                ("atomic", "Int32" | "Int64" | "Uint32" | "Uint64" | "Bool") => Value::Sync(
+                    Arc::new(SyncObj::Atomic(self.go.atomic(&name(), 0), n == "Bool")),
+                ),
+                _ => Value::Nil,
+            },
+            Type::Struct(_) => self.composite(t, &[], &self.rt.globals, p)?,
+            _ => Value::Nil,
+        })
+    }
+
+    // ---- places ----
+
+    pub(super) fn place(&self, e: &Expr, env: &Env) -> R<Place> {
+        match &e.kind {
+            E::Ident(n) if n == "_" => Ok(Place::Blank),
+            E::Ident(n) => env
+                .lookup(n)
+                .map(Place::Cell)
+                .ok_or_else(|| unsupported(format!("undefined: {n}"))),
+            E::Unary("*", x) => match self.eval(x, env)? {
+                Value::Ptr(c) => Ok(Place::Cell(c)),
+                _ => Err(rt_err("invalid memory address or nil pointer dereference")),
+            },
+            E::Sel(x, f) => {
+                let base = self.eval(x, env)?;
+                if let Value::Nil = base {
+                    return Err(rt_err("invalid memory address or nil pointer dereference"));
+                }
+                if f == "L"
+                    && let Some(s) = cond_of(&base)
+                {
+                    return Ok(Place::CondL(s));
+                }
+                self.field_cell(&base, f)
+                    .map(Place::Cell)
+                    .ok_or_else(|| unsupported(format!("no field {f} in {}", base.show())))
+            }
+            E::Index(x, i) => {
+                let base = self.eval(x, env)?;
+                let i = self.eval(i, env)?;
+                match base {
+                    Value::Map(m) => Ok(Place::Map(m, key_of(&i)?)),
+                    Value::Slice(s) => {
+                        let at = slot(&s, &i)?;
+                        Ok(Place::Elem(s.arr, at))
+                    }
+                    Value::Nil => Err(Panic("assignment to entry in nil map".into())),
+                    o => Err(unsupported(format!("cannot index {}", o.show()))),
+                }
+            }
+            _ => Err(unsupported("cannot assign to this expression")),
+        }
+    }
+
+    pub(super) fn store(&self, p: Place, v: Value) -> R<()> {
+        match p {
+            Place::Blank => {}
+            Place::Cell(c) => *lock(&c) = v,
+            Place::Map(m, k) => {
+                lock(&m).insert(k, v);
+            }
+            Place::Elem(a, i) => lock(&a)[i] = v,
+            Place::CondL(s) => {
+                let SyncObj::Cond(slot, name) = &*s else {
+                    unreachable!("cond_of gives a Cond")
+                };
+                let (locker, l) = locker_of(&v)?;
+                let mut slot = lock(slot);
+                if slot.is_some() {
+                    return Err(unsupported("assigning L of a Cond that has one"));
+                }
+                *slot = Some((self.go.cond(name, locker), l));
+            }
+        }
+        Ok(())
+    }
+
+    /// The cell of field `f` of a struct or a pointer to one, embedded fields included.
+    pub(super) fn field_cell(&self, base: &Value, f: &str) -> Option<Cell> {
+        let s = struct_of(base)?;
+        if let Some(i) = s.names.iter().position(|n| n == f) {
+            return Some(s.fields[i].clone());
+        }
+        for (n, c) in s.names.iter().zip(&s.fields) {
+            if self.embeddable(n) {
+                let inner = lock(c).clone();
+                if let Some(x) = self.field_cell(&inner, f) {
+                    return Some(x);
+                }
+            }
+        }
+        None
+    }
+
+    /// A field named after a type: an embedded one.
+    pub(super) fn embeddable(&self, n: &str) -> bool {
+        self.k().types.contains_key(n) || matches!(n, "Mutex" | "RWMutex" | "WaitGroup" | "Once")
+    }
+
+    // ---- calls by expression ----
+
+    pub(super) fn call_expr(
+        &self,
+        f: &Expr,
+        args: &[Expr],
+        spread: bool,
+        env: &Env,
+        p: Pos,
+    ) -> R<Value> {
+        // Builtins and conversions first: their arguments may be types.
+        match &f.kind {
+            E::Ident(n) if env.lookup(n).is_none() => {
+                if let Some(v) = self.builtin(n, args, spread, env, p)? {
+                    return Ok(v);
+                }
+                if self.k().types.contains_key(n) || is_basic(n) {
+                    return self.convert(args, env);
+                }
+            }
+            E::Type(_) => return self.convert(args, env),
+            E::Sel(x, name) => {
+                if let Some(pkg) = self.package(x, env) {
+                    let vs = self.args(args, spread, env)?;
+                    return self.library(pkg, name, vs, p);
+                }
+            }
+            _ => {}
+        }
+        let fv = self.eval(f, env)?;
+        let vs = self.args(args, spread, env)?;
+        self.call(&fv, vs)
+    }
+
+    /// `T(x)`: every conversion the subset has keeps the value.
+    pub(super) fn convert(&self, args: &[Expr], env: &Env) -> R<Value> {
+        match args {
+            [x] => self.eval(x, env),
+            _ => Err(unsupported("a conversion takes exactly one argument")),
+        }
+    }
+
+    pub(super) fn builtin(
+        &self,
+        n: &str,
+        args: &[Expr],
+        spread: bool,
+        env: &Env,
+        p: Pos,
+    ) -> R<Option<Value>> {
+        let least = match n {
+            "len" | "cap" | "append" | "close" | "panic" | "new" | "make" => 1,
+            "delete" => 2,
+            "print" | "println" => 0,
+            _ => return Ok(None),
+        };
+        if args.len() < least {
+            return Err(unsupported(format!("not enough arguments in call to {n}")));
+        }
+        let ev = |i: usize| self.eval(&args[i], env);
+        Ok(Some(match n {
+            "len" | "cap" => match ev(0)? {
+                Value::Slice(s) => Value::Int(if n == "len" { s.len } else { s.cap } as i64),
+                Value::Str(s) => Value::Int(s.len() as i64),
+                Value::Map(m) => Value::Int(lock(&m).len() as i64),
+                Value::Nil => Value::Int(0),
+                o => return Err(unsupported(format!("len of {}", o.show()))),
+            },
+            "append" => {
+                let base = ev(0)?;
+                let mut more = Vec::new();
+                for a in &args[1..] {
+                    more.push(self.eval(a, env)?.copy());
+                }
+                if spread && let Some(Value::Slice(s)) = more.pop() {
+                    more.extend(lock(&s.arr)[s.off..s.off + s.len].iter().cloned());
+                }
+                append(base, more)
+            }
+            "close" | "delete" | "panic" | "print" | "println" => {
+                let vs: Vec<Value> = (0..args.len()).map(ev).collect::<R<_>>()?;
+                self.builtin_statement(n, &vs)?
+            }
+            "new" => {
+                let t = self.type_arg(&args[0])?;
+                Value::Ptr(cell(self.zero(&t, None, p)?))
+            }
+            "make" => {
+                let t = self.type_arg(&args[0])?;
+                let n = match args.get(1) {
+                    Some(a) => int(&self.eval(a, env)?)?,
+                    None => 0,
+                };
+                match self.underlying(&t) {
+                    Type::Chan(elem) => {
+                        if n < 0 {
+                            return Err(rt_err("makechan: size out of range"));
+                        }
+                        let name = self.name_for("chan", p);
+                        Value::Chan(Arc::new(KChan {
+                            c: ChanImpl::Val(self.go.chan(&name, n as usize)),
+                            elem: *elem,
+                        }))
+                    }
+                    Type::Map(..) => Value::Map(Arc::new(Mutex::new(BTreeMap::new()))),
+                    Type::Slice(elem) => {
+                        let cap = match args.get(2) {
+                            Some(a) => int(&self.eval(a, env)?)?,
+                            None => n,
+                        };
+                        let mut vs = Vec::new();
+                        if n < 0 || cap < n || cap > MAX_MAKE {
+                            return Err(rt_err("makeslice: len out of range"));
+                        }
+                        for _ in 0..cap {
+                            vs.push(self.zero(&elem, None, p)?);
+                        }
+                        let mut s = match slice_of(vs) {
+                            Value::Slice(s) => s,
+                            _ => unreachable!("slice_of makes a slice"),
+                        };
+                        s.len = n.max(0) as usize;
+                        Value::Slice(s)
+                    }
+                    t => return Err(unsupported(format!("cannot make {t:?}"))),
+                }
+            }
+            _ => return Ok(None),
+        }))
+    }
+
+    pub(super) fn type_arg(&self, e: &Expr) -> R<Type> {
+        Ok(match &e.kind {
+            E::Type(t) => t.clone(),
+            E::Ident(n) => Type::Name(n.clone()),
+            E::Sel(p, n) => match &p.kind {
+                E::Ident(p) => Type::Pkg(p.clone(), n.clone()),
+                _ => return Err(unsupported("not a type")),
+            },
+            _ => return Err(unsupported("not a type")),
+        })
+    }
+}

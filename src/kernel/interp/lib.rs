@@ -1,0 +1,562 @@
+//! The Go library surface a kernel may use: selectors and methods of library values,
+//! package members, and the functions of sync, time, context, errors, fmt, io, log,
+//! math/rand and sync/atomic. Which members exist is `library::PACKAGES`; this is what they do.
+
+use super::*;
+
+/// An interface type with no methods (`interface{}`, `any`), or not an interface.
+pub(super) fn ms_empty(t: &Type) -> bool {
+    !matches!(t, Type::Interface(ms) if !ms.is_empty())
+}
+
+/// The `sync.Cond` a value is, or points to.
+pub(super) fn cond_of(v: &Value) -> Option<Arc<SyncObj>> {
+    let v = match v {
+        Value::Ptr(c) => lock(c).clone(),
+        v => v.clone(),
+    };
+    match v {
+        Value::Sync(s) if matches!(&*s, SyncObj::Cond(..)) => Some(s),
+        _ => None,
+    }
+}
+
+/// A Cond's locker from what `sync.NewCond` or `c.L = ...` is given (a `*Mutex`, a
+/// `*RWMutex`: its write lock, or `rw.RLocker()`), with the value `c.L` then reads.
+pub(super) fn locker_of(v: &Value) -> R<(Locker, Value)> {
+    let refuse = || unsupported("a Cond's locker is a *Mutex, a *RWMutex or an RLocker");
+    match v {
+        Value::Sync(s) => match &**s {
+            SyncObj::RLocker(m) => Ok((Locker::RLocker(m.clone()), v.clone())),
+            _ => Err(refuse()),
+        },
+        Value::Ptr(c) => {
+            let inner = lock(c).clone();
+            match &inner {
+                Value::Sync(s) => match &**s {
+                    SyncObj::Mutex(m) => Ok((Locker::from(m), inner.clone())),
+                    SyncObj::RwMutex(m) => Ok((Locker::from(m), inner.clone())),
+                    _ => Err(refuse()),
+                },
+                _ => Err(refuse()),
+            }
+        }
+        _ => Err(refuse()),
+    }
+}
+
+/// The methods of `atomic.Int32` and its kin (`bool`: an `atomic.Bool`).
+pub(super) fn atomic_method(
+    a: &crate::go::Atomic,
+    bool: bool,
+    m: &str,
+    args: &[Value],
+) -> R<Value> {
+    let num = |i: usize| -> R<i64> {
+        match args.get(i) {
+            Some(Value::Bool(b)) => Ok(i64::from(*b)),
+            Some(v) => int(v),
+            None => Err(unsupported(format!(
+                "atomic {m} needs {} argument(s)",
+                i + 1
+            ))),
+        }
+    };
+    let out = |v: i64| {
+        if bool {
+            Value::Bool(v != 0)
+        } else {
+            Value::Int(v)
+        }
+    };
+    Ok(match m {
+        "Load" => out(a.load()),
+        "Store" => {
+            a.store(num(0)?);
+            Value::Nil
+        }
+        "Add" if !bool => Value::Int(a.add(num(0)?)),
+        "Swap" => out(a.swap(num(0)?)),
+        "CompareAndSwap" => Value::Bool(a.compare_and_swap(num(0)?, num(1)?)),
+        _ => {
+            return Err(unsupported(format!(
+                "atomic method {m} is outside the subset"
+            )));
+        }
+    })
+}
+
+/// `now - t` for a `time.Time` t, in nanoseconds (saturating for the zero time).
+pub(super) fn since(now: i64, t: &Value) -> R<i64> {
+    match t {
+        Value::Time(t) => Ok(now.saturating_sub(*t)),
+        o => Err(unsupported(format!("time.Since of {}", o.show()))),
+    }
+}
+
+/// The methods of `time.Time` the subset has, on the virtual clock. `Unix` and
+/// `UnixNano` count from a fixed instant (2023-11-14 22:13:20 UTC), so seeds made from
+/// them are the same in every execution.
+pub(super) fn time_method(t: i64, m: &str, args: &[Value]) -> R<Value> {
+    const EPOCH: i64 = 1_700_000_000_000_000_000;
+    let other = || match args.first() {
+        Some(Value::Time(u)) => Ok(*u),
+        _ => Err(unsupported(format!("time.Time.{m} needs a time.Time"))),
+    };
+    Ok(match m {
+        "Add" => Value::Time(t.saturating_add(int(args.first().unwrap_or(&Value::Int(0)))?)),
+        "Sub" => Value::Int(t.saturating_sub(other()?)),
+        "Before" => Value::Bool(t < other()?),
+        "After" => Value::Bool(t > other()?),
+        "Equal" => Value::Bool(t == other()?),
+        "IsZero" => Value::Bool(t == ZERO_TIME),
+        "UnixNano" => Value::Int(EPOCH.saturating_add(t)),
+        "Unix" => Value::Int(EPOCH.saturating_add(t) / 1_000_000_000),
+        _ => {
+            return Err(unsupported(format!(
+                "time.Time method {m} is outside the subset"
+            )));
+        }
+    })
+}
+
+/// The most values one `rand.Intn(n)` may have: every one is explored.
+pub(super) const RAND_MAX: usize = 1 << 16;
+
+/// The builtins that may be statements, and so the call of `go` and `defer`.
+pub(super) const STATEMENT_BUILTINS: [&str; 5] = ["close", "delete", "panic", "print", "println"];
+impl<'a> I<'a> {
+    // ---- selectors and methods ----
+
+    /// `x` names an imported package (and no variable shadows it).
+    pub(super) fn package<'e>(&self, x: &'e Expr, env: &Env) -> Option<&'e str> {
+        match &x.kind {
+            E::Ident(pkg)
+                if env.lookup(pkg).is_none() && self.k().file.imports.iter().any(|i| i == pkg) =>
+            {
+                Some(pkg)
+            }
+            _ => None,
+        }
+    }
+
+    pub(super) fn select_expr(&self, x: &Expr, name: &str, env: &Env) -> R<Value> {
+        if let Some(pkg) = self.package(x, env) {
+            return self.package_member(pkg, name);
+        }
+        let base = self.eval(x, env)?;
+        self.member(&base, name)
+    }
+
+    pub(super) fn member(&self, base: &Value, name: &str) -> R<Value> {
+        if let Value::Nil = base {
+            return Err(rt_err("invalid memory address or nil pointer dereference"));
+        }
+        // Methods the kernel declares, on the dynamic type.
+        let st = struct_of(base);
+        if let Some(s) = &st
+            && let Some(m) = self.k().methods.get(&(s.ty.to_string(), name.to_string()))
+        {
+            let recv = match (&m.recv, base) {
+                (Some((_, true)), Value::Struct(_)) => Value::Ptr(cell(base.clone())),
+                (Some((_, false)), Value::Ptr(c)) => lock(c).copy(),
+                (Some((_, false)), v) => v.copy(),
+                _ => base.clone(),
+            };
+            return Ok(Value::Func(Arc::new(Callable::Method(m.clone(), recv))));
+        }
+        if let Some(c) = self.field_cell(base, name) {
+            return Ok(lock(&c).clone());
+        }
+        // Methods promoted from embedded fields.
+        if let Some(s) = st {
+            for (n, c) in s.names.iter().zip(&s.fields) {
+                if self.embeddable(n) {
+                    let inner = lock(c).clone();
+                    if let Ok(v) = self.member(&inner, name) {
+                        return Ok(v);
+                    }
+                }
+            }
+            return Err(unsupported(format!(
+                "{} has no field or method {name}",
+                s.ty
+            )));
+        }
+        // A pointer to a library value (`new(sync.Mutex)`, `&sync.WaitGroup{}`, a
+        // `*sync.Mutex` parameter): its members are the value's.
+        if let Value::Ptr(c) = base {
+            let inner = lock(c).clone();
+            if matches!(inner, Value::Sync(_) | Value::Timer(_) | Value::Ctx(_)) {
+                return self.member(&inner, name);
+            }
+        }
+        match (base, name) {
+            (Value::Timer(t), "C") => Ok(Value::Chan(Arc::new(KChan {
+                c: ChanImpl::Time(t.c().clone()),
+                elem: Type::Name("int".into()),
+            }))),
+            (Value::Sync(s), "L") => match &**s {
+                SyncObj::Cond(slot, _) => {
+                    Ok(lock(slot).as_ref().map_or(Value::Nil, |x| x.1.clone()))
+                }
+                _ => Err(unsupported("no field L")),
+            },
+            _ => Ok(Value::Func(Arc::new(Callable::Lib(
+                base.clone(),
+                name.to_string(),
+            )))),
+        }
+    }
+
+    pub(super) fn lib_method(&self, v: &Value, m: &str, args: Vec<Value>) -> R<Value> {
+        let arg = |i: usize| args.get(i).cloned().unwrap_or(Value::Nil);
+        match v {
+            Value::Time(t) => return time_method(*t, m, &args),
+            Value::Rand => match m {
+                "Intn" | "Int31n" | "Int63n" => return self.rand(m, &arg(0)),
+                "Seed" => return Ok(Value::Nil),
+                _ => {
+                    return Err(unsupported(format!(
+                        "rand method {m} is outside the subset"
+                    )));
+                }
+            },
+            Value::Sync(s) => match (&**s, m) {
+                (SyncObj::Mutex(x), "Lock") => x.lock(),
+                (SyncObj::Mutex(x), "Unlock") => x.unlock(),
+                (SyncObj::RwMutex(x), "Lock") => x.lock(),
+                (SyncObj::RwMutex(x), "Unlock") => x.unlock(),
+                (SyncObj::RwMutex(x), "RLock") => x.rlock(),
+                (SyncObj::RwMutex(x), "RUnlock") => x.runlock(),
+                (SyncObj::RwMutex(x), "RLocker") => {
+                    return Ok(Value::Sync(Arc::new(SyncObj::RLocker(x.clone()))));
+                }
+                (SyncObj::RLocker(x), "Lock") => x.rlock(),
+                (SyncObj::RLocker(x), "Unlock") => x.runlock(),
+                (SyncObj::WaitGroup(x), "Add") => x.add(int(&arg(0))?),
+                (SyncObj::WaitGroup(x), "Done") => x.done(),
+                (SyncObj::WaitGroup(x), "Wait") => x.wait(),
+                (SyncObj::Once(x), "Do") => {
+                    let mut out = Ok(Value::Nil);
+                    x.run(|| out = self.call(&arg(0), Vec::new()));
+                    out?;
+                }
+                (SyncObj::Atomic(a, b), _) => return atomic_method(a, *b, m, &args),
+                (SyncObj::Cond(slot, _), "Wait") => {
+                    let c = lock(slot).as_ref().map(|x| x.0.clone());
+                    // Go's Wait unlocks c.L first: nil without one.
+                    c.ok_or_else(|| rt_err("invalid memory address or nil pointer dereference"))?
+                        .wait()
+                }
+                // With no L yet, nobody can be waiting: a Signal is lost, as in Go.
+                (SyncObj::Cond(slot, _), "Signal") => {
+                    let c = lock(slot).as_ref().map(|x| x.0.clone());
+                    if let Some(c) = c {
+                        c.signal();
+                    }
+                }
+                (SyncObj::Cond(slot, _), "Broadcast") => {
+                    let c = lock(slot).as_ref().map(|x| x.0.clone());
+                    if let Some(c) = c {
+                        c.broadcast();
+                    }
+                }
+                _ => {
+                    return Err(unsupported(format!(
+                        "sync method {m} is outside the subset"
+                    )));
+                }
+            },
+            Value::Timer(t) => match (&**t, m) {
+                // Go: true if the call stopped the timer, false if it had fired.
+                (Clock::Timer(t), "Stop") => return Ok(Value::Bool(t.stop())),
+                (Clock::Timer(t), "Reset") => return Ok(Value::Bool(t.reset(nanos(&arg(0))?))),
+                (Clock::Ticker(t), "Stop") => {
+                    t.stop();
+                    return Ok(Value::Nil);
+                }
+                _ => {
+                    return Err(unsupported(format!(
+                        "time method {m} is outside the subset"
+                    )));
+                }
+            },
+            Value::Ctx(c) => match m {
+                "Done" => {
+                    return Ok(match &c.done {
+                        Some(k) => Value::Chan(k.clone()),
+                        None => Value::Nil,
+                    });
+                }
+                "Err" => return Ok(lock(&c.err).clone().unwrap_or(Value::Nil)),
+                _ => {
+                    return Err(unsupported(format!(
+                        "context method {m} is outside the subset"
+                    )));
+                }
+            },
+            Value::Error(e) => match m {
+                "Error" => return Ok(Value::Str(e.clone())),
+                _ => return Err(unsupported(format!("error has no method {m}"))),
+            },
+            Value::T => match m {
+                "Fatal" | "Fatalf" | "Error" | "Errorf" => {
+                    let msg = if m.ends_with('f') {
+                        format_go(&args)
+                    } else {
+                        join_go(&args)
+                    };
+                    self.go
+                        .check("test-failed", false, || format!("t.{m}: {msg}"));
+                }
+                "Log" | "Logf" => {
+                    let msg = if m.ends_with('f') {
+                        format_go(&args)
+                    } else {
+                        join_go(&args)
+                    };
+                    self.go.note(format!("t.{m}: {msg}"));
+                }
+                "Helper" | "Parallel" => {}
+                _ => {
+                    return Err(unsupported(format!(
+                        "testing method {m} is outside the subset"
+                    )));
+                }
+            },
+            o => return Err(unsupported(format!("{} has no method {m}", o.show()))),
+        }
+        Ok(Value::Nil)
+    }
+
+    pub(super) fn package_member(&self, pkg: &str, name: &str) -> R<Value> {
+        let d = |n: i64| Ok(Value::Int(n));
+        match (pkg, name) {
+            ("time", "Nanosecond") => d(1),
+            ("time", "Microsecond") => d(1_000),
+            ("time", "Millisecond") => d(1_000_000),
+            ("time", "Second") => d(1_000_000_000),
+            ("time", "Minute") => d(60_000_000_000),
+            ("time", "Hour") => d(3_600_000_000_000),
+            ("context", "Canceled") => Ok(self.rt.canceled.clone()),
+            ("io", "EOF") => Ok(self.rt.eof.clone()),
+            ("io", "ErrClosedPipe") => Ok(self.rt.closed_pipe.clone()),
+            ("context", "DeadlineExceeded") => Ok(self.rt.deadline.clone()),
+            _ => Ok(Value::Func(Arc::new(Callable::Lib(
+                Value::str(&format!("{pkg}.{name}")),
+                String::new(),
+            )))),
+        }
+    }
+
+    /// `atomic.AddInt64(&n, d)` and the other functions of `sync/atomic` on a plain
+    /// variable: one operation on the kernel's atomics object, the variable read and
+    /// written inside it.
+    pub(super) fn atomic_function(&self, f: &str, args: &[Value]) -> R<Value> {
+        let Some(Value::Ptr(cell)) = args.first() else {
+            return Err(unsupported(format!(
+                "atomic.{f} needs a pointer to a variable (&x)"
+            )));
+        };
+        let Some(a) = &self.rt.atomics else {
+            return Err(unsupported("sync/atomic without its import"));
+        };
+        let num = |i: usize| args.get(i).map_or(Ok(0), int);
+        let (d, e) = (num(1)?, num(2)?);
+        let kind = ["CompareAndSwap", "Add", "Load", "Store", "Swap"]
+            .into_iter()
+            .find(|k| f.starts_with(k))
+            .ok_or_else(|| unsupported(format!("atomic.{f} is outside the subset")))?;
+        let r = a.with(&format!("{f} on a variable"), || {
+            let mut c = lock(cell);
+            let v = match &*c {
+                Value::Int(v) => *v,
+                _ => 0,
+            };
+            match kind {
+                "Add" => {
+                    *c = Value::Int(v.wrapping_add(d));
+                    Value::Int(v.wrapping_add(d))
+                }
+                "Load" => Value::Int(v),
+                "Store" => {
+                    *c = Value::Int(d);
+                    Value::Nil
+                }
+                "Swap" => {
+                    *c = Value::Int(d);
+                    Value::Int(v)
+                }
+                _ => {
+                    let swap = v == d;
+                    if swap {
+                        *c = Value::Int(e);
+                    }
+                    Value::Bool(swap)
+                }
+            }
+        });
+        Ok(r)
+    }
+
+    /// `rand.Intn(n)` and its kin: the engine's choice of `0..n`; Go panics for n ≤ 0.
+    pub(super) fn rand(&self, f: &str, n: &Value) -> R<Value> {
+        let n = int(n)?;
+        if n <= 0 {
+            return Err(Panic(format!("invalid argument to {f}")));
+        }
+        let n = usize::try_from(n)
+            .ok()
+            .filter(|&n| n <= RAND_MAX)
+            .ok_or_else(|| {
+                unsupported(format!(
+                    "{f}({n}): stalemate explores every value, at most {RAND_MAX}"
+                ))
+            })?;
+        Ok(Value::Int(self.go.rand(n) as i64))
+    }
+
+    /// Functions of the imported packages.
+    pub(super) fn library(&self, pkg: &str, name: &str, args: Vec<Value>, p: Pos) -> R<Value> {
+        let arg = |i: usize| args.get(i).cloned().unwrap_or(Value::Nil);
+        Ok(match (pkg, name) {
+            ("time", "Sleep") => {
+                self.go.sleep(nanos(&arg(0))?);
+                Value::Nil
+            }
+            ("rand", "Intn" | "Int31n" | "Int63n") => self.rand(name, &arg(0))?,
+            ("atomic", f) => self.atomic_function(f, &args)?,
+            ("time", "Now") => Value::Time(self.go.now().as_nanos() as i64),
+            ("time", "Since") => Value::Int(since(self.go.now().as_nanos() as i64, &arg(0))?),
+            ("time", "Until") => Value::Int(-since(self.go.now().as_nanos() as i64, &arg(0))?),
+            ("rand", "Seed") => Value::Nil,
+            ("rand", "NewSource" | "New") => Value::Rand,
+            ("time", "After") => {
+                let name = self.name_for("time.After", p);
+                Value::Chan(Arc::new(KChan {
+                    c: ChanImpl::Time(self.go.after(&name, nanos(&arg(0))?)),
+                    elem: Type::Name("int".into()),
+                }))
+            }
+            ("time", "NewTimer") => {
+                let name = self.name_for("timer", p);
+                Value::Timer(Arc::new(Clock::Timer(
+                    self.go.timer(&name, nanos(&arg(0))?),
+                )))
+            }
+            ("time", "NewTicker") => {
+                let name = self.name_for("ticker", p);
+                Value::Timer(Arc::new(Clock::Ticker(self.go.ticker(
+                    &name,
+                    nanos(&arg(0))?,
+                    TICKS,
+                ))))
+            }
+            ("time", "Duration") => arg(0),
+            ("sync", "NewCond") => {
+                let (locker, l) = locker_of(&arg(0))?;
+                let name = self.name_for("cond", p);
+                let c = self.go.cond(&name, locker);
+                Value::Sync(Arc::new(SyncObj::Cond(Mutex::new(Some((c, l))), name)))
+            }
+            ("errors", "New") => Value::Error(Arc::from(arg(0).show().as_str())),
+            ("errors", "Is") => Value::Bool(arg(0).equals(&arg(1)).unwrap_or(false)),
+            ("fmt", "Sprintf") => Value::str(&format_go(&args)),
+            ("fmt", "Sprint") | ("fmt", "Sprintln") => Value::str(&join_go(&args)),
+            ("fmt", "Errorf") => Value::Error(Arc::from(format_go(&args).as_str())),
+            ("fmt", "Printf") | ("log", "Printf") => {
+                self.go.note(format_go(&args).trim_end().to_string());
+                Value::Nil
+            }
+            ("fmt", "Println") | ("fmt", "Print") | ("log", "Println") | ("log", "Print") => {
+                self.go.note(join_go(&args));
+                Value::Nil
+            }
+            ("context", "Background") | ("context", "TODO") => Value::Ctx(Arc::new(Ctx {
+                done: None,
+                err: Mutex::new(None),
+                children: Mutex::new(Vec::new()),
+            })),
+            ("context", "WithCancel") => {
+                let ctx = self.child_ctx(&arg(0), p)?;
+                Value::Tuple(vec![
+                    Value::Ctx(ctx.clone()),
+                    Value::Func(Arc::new(Callable::Cancel(ctx))),
+                ])
+            }
+            ("context", "WithTimeout") => {
+                let ctx = self.child_ctx(&arg(0), p)?;
+                let d = nanos(&arg(1))?;
+                // Go's runtime cancels it from a timer; here a goroutine waits for the
+                // deadline or the cancel, whichever comes first.
+                let rt = self.rt.clone();
+                let c2 = ctx.clone();
+                self.go.go("context.WithTimeout timer", move |g| {
+                    let i = I::new(&rt, &g);
+                    let after = g.after("context deadline", d);
+                    let done = match &c2.done {
+                        Some(k) => match &k.c {
+                            ChanImpl::Val(c) => c.clone(),
+                            _ => unreachable!("a context's done channel carries values"),
+                        },
+                        None => unreachable!("a child context has a done channel"),
+                    };
+                    let fired = g.select().recv(&after).recv(&done).wait();
+                    if fired.index == Some(0) {
+                        i.cancel(&c2, rt.deadline.clone());
+                    }
+                });
+                Value::Tuple(vec![
+                    Value::Ctx(ctx.clone()),
+                    Value::Func(Arc::new(Callable::Cancel(ctx))),
+                ])
+            }
+            _ => {
+                return Err(unsupported(format!(
+                    "{pkg}.{name} is outside the subset stalemate interprets"
+                )));
+            }
+        })
+    }
+
+    pub(super) fn child_ctx(&self, parent: &Value, p: Pos) -> R<Arc<Ctx>> {
+        let Value::Ctx(parent) = parent else {
+            return Err(Panic("cannot create context from nil parent".into()));
+        };
+        let name = self.name_for("ctx.Done", p);
+        let ctx = Arc::new(Ctx {
+            done: Some(Arc::new(KChan {
+                c: ChanImpl::Val(self.go.chan(&name, 0)),
+                elem: Type::Struct(Vec::new()),
+            })),
+            err: Mutex::new(None),
+            children: Mutex::new(Vec::new()),
+        });
+        let gone = lock(&parent.err).clone();
+        match gone {
+            Some(e) => self.cancel(&ctx, e),
+            None => lock(&parent.children).push(ctx.clone()),
+        }
+        Ok(ctx)
+    }
+
+    pub(super) fn cancel(&self, ctx: &Arc<Ctx>, err: Value) {
+        {
+            let mut e = lock(&ctx.err);
+            if e.is_some() {
+                return;
+            }
+            *e = Some(err.clone());
+        }
+        if let Some(k) = &ctx.done
+            && let ChanImpl::Val(c) = &k.c
+        {
+            c.close();
+        }
+        let children = std::mem::take(&mut *lock(&ctx.children));
+        for c in children {
+            self.cancel(&c, err.clone());
+        }
+    }
+}

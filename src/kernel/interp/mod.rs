@@ -1,0 +1,504 @@
+//! The tree-walking interpreter: one `I` per goroutine, every Go operation done by
+//! stalemate's own primitives (`crate::go`), so the engines see a kernel exactly as
+//! they see a Rust model.
+
+mod expr;
+mod lib;
+mod stmt;
+
+use super::Kernel;
+use super::ast::*;
+use super::value::*;
+use lib::{STATEMENT_BUILTINS, cond_of, locker_of, ms_empty};
+
+use crate::go::{Go, Locker};
+use std::collections::BTreeMap;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex, OnceLock};
+use std::time::Duration;
+
+/// A Go panic (or runtime error) unwinding the kernel's frames.
+pub struct Panic(pub String);
+
+type R<T> = Result<T, Panic>;
+
+/// How a statement ended.
+pub enum Flow {
+    Next,
+    Break(Option<String>),
+    Continue(Option<String>),
+    Return(Value),
+}
+
+/// One execution's shared state: globals and the goroutine counter.
+pub struct Rt {
+    pub k: &'static Kernel,
+    pub params: BTreeMap<String, i64>,
+    pub globals: Env,
+    pub next_g: AtomicUsize,
+    /// Statements run in this execution, against `statement_bound`.
+    pub statements: AtomicUsize,
+    /// `STATEMENTS_PER_STEP` times the execution's step bound.
+    pub statement_bound: usize,
+    pub canceled: Value,
+    pub deadline: Value,
+    /// `io.EOF` and `io.ErrClosedPipe`: one value each, compared by identity as Go's.
+    pub eof: Value,
+    pub closed_pipe: Value,
+    /// The object every `sync/atomic` function on a plain variable goes through.
+    pub atomics: Option<crate::go::Atomic>,
+}
+
+pub struct I<'a> {
+    pub rt: &'a Arc<Rt>,
+    pub go: &'a Go,
+    /// The name a primitive made now takes (`ch := make(chan int)` names it `ch`).
+    hint: std::cell::RefCell<Option<String>>,
+    /// Nested calls now running in this goroutine.
+    depth: std::cell::Cell<usize>,
+}
+
+/// Nested calls a goroutine may make: the engines' stacks are 1 MiB, and an
+/// interpreted call takes a few KiB of it. Go's own bound is 1 GB of stack.
+pub const MAX_DEPTH: usize = 200;
+
+/// Statements an execution may run per step of its step bound: a loop with no Go
+/// operation in it never reaches the step bound, and must not run forever.
+pub const STATEMENTS_PER_STEP: usize = 100;
+
+/// The largest slice `make` may build: kernels are skeletons, not workloads.
+const MAX_MAKE: i64 = 1 << 16;
+
+/// A call's deferred calls, run last first when it returns or panics.
+struct Frame {
+    defers: Vec<(Value, Vec<Value>)>,
+}
+
+/// What a message of `unsupported` starts with.
+const OUTSIDE: &str = "outside the subset stalemate interprets: ";
+
+/// Something the kernel does that the interpreter cannot (a construct the checker let
+/// through, or one Go's compiler would reject): a crash of the model, never a finding.
+fn unsupported(msg: impl std::fmt::Display) -> Panic {
+    Panic(format!("{OUTSIDE}{msg}"))
+}
+
+fn rt_err(msg: impl std::fmt::Display) -> Panic {
+    Panic(format!("runtime error: {msg}"))
+}
+
+fn int(v: &Value) -> R<i64> {
+    match v {
+        Value::Int(i) => Ok(*i),
+        o => Err(unsupported(format!("not an integer: {}", o.show()))),
+    }
+}
+
+fn truth(v: &Value) -> R<bool> {
+    match v {
+        Value::Bool(b) => Ok(*b),
+        o => Err(unsupported(format!("not a bool: {}", o.show()))),
+    }
+}
+
+/// The struct a value is, or points to.
+fn struct_of(v: &Value) -> Option<Arc<Struct>> {
+    match v {
+        Value::Struct(s) => Some(s.clone()),
+        Value::Ptr(c) => match &*lock(c) {
+            Value::Struct(s) => Some(s.clone()),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+fn key_of(v: &Value) -> R<Key> {
+    v.key().ok_or_else(|| unsupported("unhashable map key"))
+}
+
+/// The backing-array position of element `i` of `s`, bounds checked as Go does.
+fn slot(s: &Slice, i: &Value) -> R<usize> {
+    let i = int(i)?;
+    if i < 0 || i as usize >= s.len {
+        return Err(rt_err(format!(
+            "index out of range [{i}] with length {}",
+            s.len
+        )));
+    }
+    Ok(s.off + i as usize)
+}
+
+fn nanos(v: &Value) -> R<Duration> {
+    Ok(Duration::from_nanos(int(v)?.max(0) as u64))
+}
+
+impl<'a> I<'a> {
+    pub fn new(rt: &'a Arc<Rt>, go: &'a Go) -> I<'a> {
+        I {
+            rt,
+            go,
+            hint: Default::default(),
+            depth: Default::default(),
+        }
+    }
+
+    fn k(&self) -> &'static Kernel {
+        self.rt.k
+    }
+
+    fn with_pos(&self, p: Pos, e: Panic) -> Panic {
+        if e.0.ends_with(')') && e.0.contains(".go:") {
+            return e;
+        }
+        Panic(format!("{} ({}:{})", e.0, self.k().file.short, p.line))
+    }
+
+    /// A name for a primitive made at `p`: the hint, else the place.
+    fn name_for(&self, what: &str, p: Pos) -> String {
+        self.hint
+            .borrow_mut()
+            .take()
+            .unwrap_or_else(|| format!("{what}@{}:{}", self.k().file.short, p.line))
+    }
+
+    fn hinted<T>(&self, name: Option<String>, f: impl FnOnce() -> T) -> T {
+        *self.hint.borrow_mut() = name;
+        let r = f();
+        *self.hint.borrow_mut() = None;
+        r
+    }
+
+    // ---- calls ----
+
+    /// Runs a goroutine's function to its end; a Go panic fails the execution.
+    pub fn run(&self, f: Value, args: Vec<Value>) {
+        if let Err(p) = self.call(&f, args) {
+            if p.0.starts_with(OUTSIDE) {
+                // The model's crash (exit 4), not a finding.
+                self.go.crash(p.0);
+            }
+            self.go.check("panic", false, || format!("panic: {}", p.0));
+        }
+    }
+
+    pub fn call(&self, f: &Value, args: Vec<Value>) -> R<Value> {
+        let Value::Func(c) = f else {
+            return Err(rt_err("call of nil function"));
+        };
+        match &**c {
+            Callable::Go(func, env) => {
+                let env = Env::new(Some(env.as_ref().unwrap_or(&self.rt.globals)));
+                self.invoke(func, env, args)
+            }
+            Callable::Method(func, recv) => {
+                let env = Env::new(Some(&self.rt.globals));
+                if let Some((var, _)) = &func.recv {
+                    env.define(var, recv.clone());
+                }
+                self.invoke(func, env, args)
+            }
+            Callable::Lib(v, m) => self.lib_method(v, m, args),
+            Callable::Cancel(ctx) => {
+                self.cancel(ctx, self.rt.canceled.clone());
+                Ok(Value::Nil)
+            }
+            Callable::Builtin(n) => self.builtin_statement(n, &args),
+        }
+    }
+
+    /// The builtins Go allows as statements, and so as the call of `go` and `defer`, on
+    /// their evaluated arguments.
+    fn builtin_statement(&self, n: &str, args: &[Value]) -> R<Value> {
+        match (n, args) {
+            ("close", [c]) => self.close(c)?,
+            ("delete", [m, k]) => {
+                if let (Value::Map(m), Some(k)) = (m, k.key()) {
+                    lock(m).remove(&k);
+                }
+            }
+            ("panic", [v]) => return Err(Panic(v.show())),
+            ("print" | "println", vs) => self.go.note(join_go(vs)),
+            _ => {
+                return Err(unsupported(format!(
+                    "{n} with {} argument(s) as a statement",
+                    args.len()
+                )));
+            }
+        }
+        Ok(Value::Nil)
+    }
+
+    /// The function value and arguments of the call in `go` or `defer`, evaluated now:
+    /// a builtin (not shadowed) becomes `Callable::Builtin`.
+    fn deferred_call(
+        &self,
+        f: &Expr,
+        args: &[Expr],
+        spread: bool,
+        env: &Env,
+    ) -> R<(Value, Vec<Value>)> {
+        if let E::Ident(n) = &f.kind
+            && env.lookup(n).is_none()
+            && let Some(b) = STATEMENT_BUILTINS.iter().find(|b| **b == n.as_str())
+        {
+            let args = args
+                .iter()
+                .map(|a| self.eval(a, env))
+                .collect::<R<Vec<_>>>()?;
+            return Ok((Value::Func(Arc::new(Callable::Builtin(b))), args));
+        }
+        Ok((self.eval(f, env)?, self.args(args, spread, env)?))
+    }
+
+    fn invoke(&self, func: &Arc<Func>, env: Env, args: Vec<Value>) -> R<Value> {
+        if self.depth.get() >= MAX_DEPTH {
+            return Err(Panic(format!(
+                "stack overflow: more than {MAX_DEPTH} nested calls (stalemate's bound; Go's is 1 GB of stack)"
+            )));
+        }
+        self.depth.set(self.depth.get() + 1);
+        let r = self.invoke_inner(func, env, args);
+        self.depth.set(self.depth.get() - 1);
+        r
+    }
+
+    fn invoke_inner(&self, func: &Arc<Func>, env: Env, mut args: Vec<Value>) -> R<Value> {
+        let n = func.params.len();
+        if func.variadic && args.len() >= n.saturating_sub(1) {
+            let rest = args.split_off(n - 1);
+            args.push(slice_of(rest));
+        }
+        for ((name, _), v) in func.params.iter().zip(args) {
+            env.define(name, v.copy());
+        }
+        for (name, ty) in &func.named_results {
+            let z = self.zero(ty, Some(name.clone()), func.pos)?;
+            env.define(name, z);
+        }
+        let _guard = self.go.func(intern(&func.name));
+        let mut fr = Frame { defers: Vec::new() };
+        let mut result = self
+            .block(&func.body, &env, &mut fr)
+            .map(|flow| match flow {
+                Flow::Return(v) => v,
+                _ => Value::Nil,
+            });
+        // A bare return with named results returns them.
+        if let Ok(Value::Nil) = &result
+            && !func.named_results.is_empty()
+        {
+            result = Ok(self.named(func, &env));
+        }
+        while let Some((f, args)) = fr.defers.pop() {
+            if let Err(p) = self.call(&f, args) {
+                result = Err(p);
+            }
+        }
+        if !func.named_results.is_empty()
+            && let Ok(v) = &result
+            && matches!(v, Value::Nil)
+        {
+            result = Ok(self.named(func, &env));
+        }
+        result
+    }
+
+    fn named(&self, func: &Func, env: &Env) -> Value {
+        let vs: Vec<Value> = func
+            .named_results
+            .iter()
+            .map(|(n, _)| env.lookup(n).map_or(Value::Nil, |c| lock(&c).clone()))
+            .collect();
+        if vs.len() == 1 {
+            vs.into_iter().next().unwrap_or(Value::Nil)
+        } else {
+            Value::Tuple(vs)
+        }
+    }
+}
+
+/// A ticker's ticks: every exploration is bounded, so a ticker stops after this many.
+pub const TICKS: usize = 3;
+
+pub enum Place {
+    Blank,
+    /// `c.L` of a `sync.Cond`.
+    CondL(Arc<SyncObj>),
+    Cell(Cell),
+    Map(Arc<Mutex<BTreeMap<Key, Value>>>, Key),
+    Elem(Arc<Mutex<Vec<Value>>>, usize),
+}
+
+fn describe(e: &Expr) -> String {
+    match &e.kind {
+        E::Ident(n) => n.clone(),
+        E::Sel(x, f) => format!("{}.{f}", describe(x)),
+        _ => String::new(),
+    }
+}
+
+fn is_basic(n: &str) -> bool {
+    matches!(
+        n,
+        "int"
+            | "int8"
+            | "int16"
+            | "int32"
+            | "int64"
+            | "uint"
+            | "uint8"
+            | "uint16"
+            | "uint32"
+            | "uint64"
+            | "byte"
+            | "rune"
+            | "string"
+            | "bool"
+            | "uintptr"
+    )
+}
+
+pub fn intern(s: &str) -> &'static str {
+    static TABLE: OnceLock<Mutex<std::collections::BTreeSet<&'static str>>> = OnceLock::new();
+    let mut t = lock(TABLE.get_or_init(Default::default));
+    if let Some(x) = t.get(s) {
+        return x;
+    }
+    let x: &'static str = Box::leak(s.to_string().into_boxed_str());
+    t.insert(x);
+    x
+}
+
+pub fn slice_of(vs: Vec<Value>) -> Value {
+    let n = vs.len();
+    Value::Slice(Slice {
+        arr: Arc::new(Mutex::new(vs)),
+        off: 0,
+        len: n,
+        cap: n,
+    })
+}
+
+fn append(base: Value, more: Vec<Value>) -> Value {
+    let s = match base {
+        Value::Slice(s) => s,
+        _ => return slice_of(more),
+    };
+    if s.len + more.len() <= s.cap {
+        let mut a = lock(&s.arr);
+        for (i, v) in more.iter().enumerate() {
+            a[s.off + s.len + i] = v.clone();
+        }
+        drop(a);
+        return Value::Slice(Slice {
+            len: s.len + more.len(),
+            ..s
+        });
+    }
+    let mut vs = lock(&s.arr)[s.off..s.off + s.len].to_vec();
+    vs.extend(more);
+    let n = vs.len();
+    let cap = (s.cap * 2).max(n);
+    vs.resize(cap, Value::Nil);
+    Value::Slice(Slice {
+        arr: Arc::new(Mutex::new(vs)),
+        off: 0,
+        len: n,
+        cap,
+    })
+}
+
+pub fn binary(op: &str, a: Value, b: Value) -> R<Value> {
+    use Value::*;
+    Ok(match (op, &a, &b) {
+        ("==", _, _) => Bool(
+            a.equals(&b)
+                .ok_or_else(|| Panic("comparing uncomparable values".into()))?,
+        ),
+        ("!=", _, _) => Bool(
+            !a.equals(&b)
+                .ok_or_else(|| Panic("comparing uncomparable values".into()))?,
+        ),
+        ("&&", Bool(x), Bool(y)) => Bool(*x && *y),
+        ("||", Bool(x), Bool(y)) => Bool(*x || *y),
+        ("+", Str(x), Str(y)) => Value::str(&format!("{x}{y}")),
+        ("<", Str(x), Str(y)) => Bool(x < y),
+        (">", Str(x), Str(y)) => Bool(x > y),
+        (_, Int(x), Int(y)) => {
+            let (x, y) = (*x, *y);
+            match op {
+                "+" => Int(x.wrapping_add(y)),
+                "-" => Int(x.wrapping_sub(y)),
+                "*" => Int(x.wrapping_mul(y)),
+                "/" | "%" if y == 0 => return Err(rt_err("integer divide by zero")),
+                "/" => Int(x.wrapping_div(y)),
+                "%" => Int(x.wrapping_rem(y)),
+                "<" => Bool(x < y),
+                "<=" => Bool(x <= y),
+                ">" => Bool(x > y),
+                ">=" => Bool(x >= y),
+                "&" => Int(x & y),
+                "|" => Int(x | y),
+                "^" => Int(x ^ y),
+                "&^" => Int(x & !y),
+                "<<" => Int(x.wrapping_shl(y as u32)),
+                ">>" => Int(x.wrapping_shr(y as u32)),
+                _ => return Err(unsupported(format!("operator {op} on integers"))),
+            }
+        }
+        _ => {
+            return Err(unsupported(format!(
+                "operator {op} on {} and {}",
+                a.show(),
+                b.show()
+            )));
+        }
+    })
+}
+
+/// `fmt.Sprintf`: %v %d %s %q %t %x and %%.
+pub fn format_go(args: &[Value]) -> String {
+    let Some(Value::Str(f)) = args.first() else {
+        return join_go(args);
+    };
+    let mut out = String::new();
+    let mut rest = args[1..].iter();
+    let mut it = f.chars().peekable();
+    while let Some(c) = it.next() {
+        if c != '%' {
+            out.push(c);
+            continue;
+        }
+        // Flags and widths are read and ignored.
+        while let Some(&d) = it.peek() {
+            if d.is_ascii_digit() || d == '+' || d == '-' || d == '#' || d == '.' {
+                it.next();
+            } else {
+                break;
+            }
+        }
+        match it.next() {
+            Some('%') => out.push('%'),
+            Some('q') => out.push_str(&format!(
+                "{:?}",
+                rest.next().map(Value::show).unwrap_or_default()
+            )),
+            Some('x') => match rest.next() {
+                Some(Value::Int(i)) => out.push_str(&format!("{i:x}")),
+                Some(v) => out.push_str(&v.show()),
+                None => out.push_str("%!x(MISSING)"),
+            },
+            Some(_) => match rest.next() {
+                Some(v) => out.push_str(&v.show()),
+                None => out.push_str("%!v(MISSING)"),
+            },
+            None => out.push('%'),
+        }
+    }
+    out
+}
+
+pub fn join_go(args: &[Value]) -> String {
+    args.iter().map(Value::show).collect::<Vec<_>>().join(" ")
+}

@@ -1,0 +1,210 @@
+//! The Go library surface a kernel may use, in one table: the packages it may import
+//! and their members, and the methods and fields of library values. The parser refuses
+//! other imports, the checker other members (both before anything runs), and
+//! `interp::lib` implements each one listed here.
+
+/// Each importable package by its import path, with the members a kernel may use.
+pub const PACKAGES: &[(&str, &[&str])] = &[
+    (
+        "sync",
+        &[
+            "Mutex",
+            "RWMutex",
+            "WaitGroup",
+            "Once",
+            "Cond",
+            "NewCond",
+            "Locker",
+        ],
+    ),
+    (
+        "time",
+        &[
+            "Sleep",
+            "After",
+            "NewTimer",
+            "NewTicker",
+            "Duration",
+            "Now",
+            "Since",
+            "Until",
+            "Timer",
+            "Ticker",
+            "Time",
+            "Nanosecond",
+            "Microsecond",
+            "Millisecond",
+            "Second",
+            "Minute",
+            "Hour",
+        ],
+    ),
+    (
+        "context",
+        &[
+            "Background",
+            "TODO",
+            "WithCancel",
+            "WithTimeout",
+            "Context",
+            "CancelFunc",
+            "Canceled",
+            "DeadlineExceeded",
+        ],
+    ),
+    ("errors", &["New", "Is"]),
+    (
+        "io",
+        &[
+            "EOF",
+            "ErrClosedPipe",
+            "Reader",
+            "Writer",
+            "Closer",
+            "ReadCloser",
+            "WriteCloser",
+            "ReadWriter",
+            "ReadWriteCloser",
+        ],
+    ),
+    ("log", &["Print", "Printf", "Println"]),
+    (
+        "sync/atomic",
+        &[
+            "AddInt32",
+            "AddInt64",
+            "AddUint32",
+            "AddUint64",
+            "LoadInt32",
+            "LoadInt64",
+            "LoadUint32",
+            "LoadUint64",
+            "StoreInt32",
+            "StoreInt64",
+            "StoreUint32",
+            "StoreUint64",
+            "SwapInt32",
+            "SwapInt64",
+            "SwapUint32",
+            "SwapUint64",
+            "CompareAndSwapInt32",
+            "CompareAndSwapInt64",
+            "CompareAndSwapUint32",
+            "CompareAndSwapUint64",
+            "Int32",
+            "Int64",
+            "Uint32",
+            "Uint64",
+            "Bool",
+        ],
+    ),
+    (
+        "math/rand",
+        &[
+            "Intn",
+            "Int31n",
+            "Int63n",
+            "Seed",
+            "New",
+            "NewSource",
+            "Rand",
+            "Source",
+        ],
+    ),
+    (
+        "fmt",
+        &[
+            "Sprintf", "Sprint", "Sprintln", "Errorf", "Printf", "Println", "Print",
+        ],
+    ),
+    ("testing", &["T"]),
+];
+
+/// Whether a kernel may import `path`.
+pub fn importable(path: &str) -> bool {
+    PACKAGES.iter().any(|p| p.0 == path)
+}
+
+/// The import paths, for messages.
+pub fn import_paths() -> Vec<&'static str> {
+    PACKAGES.iter().map(|p| p.0).collect()
+}
+
+/// The package name an import path binds (`math/rand` is `rand`).
+pub fn package_name(path: &str) -> &str {
+    path.rsplit('/').next().unwrap_or(path)
+}
+
+/// The members of the imported package named `name`.
+pub fn members(name: &str) -> &'static [&'static str] {
+    PACKAGES
+        .iter()
+        .find(|p| package_name(p.0) == name)
+        .map_or(&[][..], |p| p.1)
+}
+
+/// The methods and fields of library values a kernel may use (`mu.Lock`, `t.C`,
+/// `ctx.Done`, `c.L`): a selector names one of these, or a method or field the kernel
+/// declares.
+pub const LIB_MEMBERS: &[&str] = &[
+    // sync
+    "Lock",
+    "Unlock",
+    "RLock",
+    "RUnlock",
+    "RLocker",
+    "Add",
+    "Done",
+    "Wait",
+    "Do",
+    "Signal",
+    "Broadcast",
+    "L", // time
+    "Stop",
+    "Reset",
+    // time.Time (and Add, above)
+    "Sub",
+    "Before",
+    "After",
+    "Equal",
+    "IsZero",
+    "UnixNano",
+    "Unix",
+    // sync/atomic values (and Add, above)
+    "Load",
+    "Store",
+    "Swap",
+    "CompareAndSwap",
+    // math/rand (a *rand.Rand)
+    "Intn",
+    "Int31n",
+    "Int63n",
+    "Seed",
+    "C", // context, errors
+    "Err",
+    "Error", // testing
+    "Fatal",
+    "Fatalf",
+    "Errorf",
+    "Log",
+    "Logf",
+    "Helper",
+    "Parallel",
+];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_package_has_members_and_a_distinct_name() {
+        let mut names: Vec<&str> = PACKAGES.iter().map(|p| package_name(p.0)).collect();
+        names.sort_unstable();
+        names.dedup();
+        assert_eq!(names.len(), PACKAGES.len());
+        assert!(PACKAGES.iter().all(|p| !p.1.is_empty()));
+        assert_eq!(members("rand"), members("rand"));
+        assert!(members("atomic").contains(&"AddInt64"));
+        assert!(importable("math/rand") && !importable("os"));
+    }
+}
