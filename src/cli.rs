@@ -16,15 +16,6 @@ use std::time::Duration;
 
 /// Exit code for bad input: a malformed scenario, an unknown model, a bad schedule.
 const BAD_INPUT: u8 = 2;
-/// The engines `stalemate check --engine` takes: every thread engine.
-const CHECK_ENGINES: [&str; 6] = [
-    "dpor",
-    "loom",
-    "shuttle-random",
-    "shuttle-pct",
-    "shuttle-dfs",
-    "shuttle-stateful",
-];
 /// Exit code for a replay that no longer follows its schedule.
 const DIVERGED: u8 = 5;
 
@@ -91,8 +82,11 @@ enum Cmd {
     Check {
         /// The kernel: a .go file.
         kernel: PathBuf,
-        /// One engine instead of dpor then shuttle-pct.
-        #[arg(long, value_parser = clap::builder::PossibleValuesParser::new(CHECK_ENGINES))]
+        /// One engine instead of dpor then shuttle-pct: any but turmoil, which runs
+        /// network models.
+        #[arg(long, value_parser = clap::builder::PossibleValuesParser::new(
+            scenario::ENGINE_KINDS.iter().filter(|k| **k != "turmoil")
+        ))]
         engine: Option<String>,
         /// Executions at most (default 1,000,000 for an exhaustive engine, else 1,000).
         #[arg(long, value_parser = clap::value_parser!(u64).range(1..=1_000_000_000))]

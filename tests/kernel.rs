@@ -325,28 +325,54 @@ fn a_nil_dereference_is_reported_as_go_does() {
     );
 }
 
+/// `stalemate check ARGS`: exit 0 and a proof. Returns the output.
+fn proven(args: &[&str]) -> String {
+    let o = stalemate(&[&["check"][..], args].concat());
+    let t = text(&o);
+    assert_eq!(o.status.code(), Some(0), "{args:?}: {t}");
+    assert!(
+        t.contains("every interleaving (proven for these parameters)"),
+        "{args:?}: {t}"
+    );
+    t
+}
+
+/// `stalemate check ARGS`: exit 1 with `key` found, its report saying each of `says`.
+/// Returns the output.
+fn found(args: &[&str], key: &str, says: &[&str]) -> String {
+    let o = stalemate(&[&["check"][..], args].concat());
+    let t = text(&o);
+    assert_eq!(o.status.code(), Some(1), "{args:?}: {t}");
+    assert!(
+        t.contains(&format!("stalemate: {key} found")),
+        "{args:?}: {t}"
+    );
+    for s in says {
+        assert!(t.contains(s), "{args:?}: wanted `{s}` in {t}");
+    }
+    t
+}
+
+/// The replay line of a report, run: it reproduces (exit 0). Returns its output.
+fn replayed(report: &str, starts: &str) -> String {
+    let line = report
+        .lines()
+        .map(str::trim)
+        .find(|l| l.starts_with(starts))
+        .unwrap_or_else(|| panic!("no `{starts}` line in:\n{report}"));
+    let args: Vec<&str> = line.split(' ').skip(1).collect();
+    let again = stalemate(&args);
+    assert_eq!(again.status.code(), Some(0), "{}", text(&again));
+    text(&again)
+}
+
 /// `Timer.Stop` and `Timer.Reset` return what Go documents: under virtual time every
 /// case by its deadline; under `any` time, in every order of firing and stopping, Stop's
 /// result agrees with the channel. Both kernels panic on a wrong result.
 #[test]
 fn timer_stop_and_reset_return_what_go_documents() {
-    for args in [
-        [
-            "check",
-            "--time",
-            "virtual",
-            "tests/kernels/timer_virtual.go",
-        ],
-        ["check", "--time", "any", "tests/kernels/timer_any.go"],
-    ] {
-        let o = stalemate(&args);
-        let t = text(&o);
-        assert_eq!(o.status.code(), Some(0), "{t}");
-        assert!(
-            t.contains("every interleaving (proven for these parameters)"),
-            "{t}"
-        );
-    }
+    proven(&["--time", "virtual", "tests/kernels/timer_virtual.go"]);
+    proven(&["--time", "any", "tests/kernels/timer_any.go"]);
 }
 
 /// `if !t.Stop() { <-t.C }` after a select that took the tick: Stop returns false and
@@ -355,40 +381,18 @@ fn timer_stop_and_reset_return_what_go_documents() {
 #[test]
 fn stop_then_drain_after_the_tick_was_taken_hangs_and_is_found() {
     for time in ["any", "virtual"] {
-        let o = stalemate(&["check", "--time", time, "tests/kernels/timer_drain.go"]);
-        let t = text(&o);
-        assert_eq!(o.status.code(), Some(1), "{t}");
-        assert!(t.contains("stalemate: deadlock found"), "{t}");
-        assert!(t.contains("already fired or stopped"), "{t}");
-        assert!(
-            t.contains("waits for receive from channel t (empty)"),
-            "{t}"
+        let t = found(
+            &["--time", time, "tests/kernels/timer_drain.go"],
+            "deadlock",
+            &[
+                "already fired or stopped",
+                "waits for receive from channel t (empty)",
+            ],
         );
-        let replay = t
-            .lines()
-            .map(str::trim)
-            .find(|l| l.starts_with("stalemate replay tests/kernels/timer_drain.go"))
-            .unwrap_or_else(|| panic!("no replay line in:\n{t}"));
-        assert!(
-            replay.contains(&format!(" --time {time} --schedule ")),
-            "{replay}"
-        );
-        let args: Vec<&str> = replay.split(' ').skip(1).collect();
-        let again = stalemate(&args);
-        assert_eq!(again.status.code(), Some(0), "{}", text(&again));
-
-        let o = stalemate(&[
-            "check",
-            "--time",
-            time,
-            "tests/kernels/timer_drain_fixed.go",
-        ]);
-        let t = text(&o);
-        assert_eq!(o.status.code(), Some(0), "{t}");
-        assert!(
-            t.contains("every interleaving (proven for these parameters)"),
-            "{t}"
-        );
+        let cmd =
+            format!("stalemate replay tests/kernels/timer_drain.go --time {time} --schedule ");
+        replayed(&t, &cmd);
+        proven(&["--time", time, "tests/kernels/timer_drain_fixed.go"]);
     }
 }
 
@@ -412,14 +416,11 @@ fn check_takes_engine_iterations_time_entry_and_seed() {
     assert!(t.contains("40 executions"), "{t}");
     assert!(!t.contains("dpor"), "one engine only: {t}");
 
-    let o = stalemate(&[
-        "check",
-        "--entry",
-        "TestCounter",
-        "tests/kernels/testfail.go",
-    ]);
-    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
-    assert!(text(&o).contains("violation:test-failed"), "{}", text(&o));
+    found(
+        &["--entry", "TestCounter", "tests/kernels/testfail.go"],
+        "violation:test-failed",
+        &[],
+    );
 
     for (args, says) in [
         (
@@ -450,25 +451,11 @@ fn check_takes_engine_iterations_time_entry_and_seed() {
 /// races with a send is found as Go's panic.
 #[test]
 fn builtins_as_the_call_of_go_and_defer() {
-    let o = stalemate(&["check", "tests/kernels/builtins_deferred.go"]);
-    let t = text(&o);
-    assert_eq!(o.status.code(), Some(0), "{t}");
-    assert!(
-        t.contains("every interleaving (proven for these parameters)"),
-        "{t}"
-    );
-
-    let o = stalemate(&["check", "tests/kernels/go_close_send.go"]);
-    let t = text(&o);
-    assert_eq!(o.status.code(), Some(1), "{t}");
-    assert!(
-        t.contains("stalemate: fault:send-on-closed-channel found"),
-        "{t}"
-    );
-    assert!(t.contains("panic: send on closed channel"), "{t}");
-    assert!(
-        t.contains("G2 close"),
-        "the goroutine is named by its builtin: {t}"
+    proven(&["tests/kernels/builtins_deferred.go"]);
+    found(
+        &["tests/kernels/go_close_send.go"],
+        "fault:send-on-closed-channel",
+        &["panic: send on closed channel", "G2 close"],
     );
 }
 
@@ -478,44 +465,22 @@ fn builtins_as_the_call_of_go_and_defer() {
 /// replay reproduces it; `rand.Intn(0)` panics as Go's does.
 #[test]
 fn math_rand_values_are_branches_the_engines_explore() {
-    let o = stalemate(&[
-        "check",
-        "--engine",
-        "dpor",
-        "tests/kernels/rand_semantics.go",
-    ]);
-    let t = text(&o);
-    assert_eq!(o.status.code(), Some(0), "{t}");
-    assert!(
-        t.contains("pass (6 executions: every interleaving (proven for these parameters))"),
-        "{t}"
+    let t = proven(&["--engine", "dpor", "tests/kernels/rand_semantics.go"]);
+    assert!(t.contains("pass (6 executions: every interleaving"), "{t}");
+    let t = found(
+        &["tests/kernels/rand_lock_order.go"],
+        "deadlock",
+        &["rand.Intn(4) = 3"],
     );
-
-    let o = stalemate(&["check", "tests/kernels/rand_lock_order.go"]);
-    let t = text(&o);
-    assert_eq!(o.status.code(), Some(1), "{t}");
-    assert!(t.contains("stalemate: deadlock found"), "{t}");
-    assert!(t.contains("rand.Intn(4) = 3"), "{t}");
-    let replay = t
-        .lines()
-        .map(str::trim)
-        .find(|l| l.starts_with("stalemate replay tests/kernels/rand_lock_order.go --schedule"))
-        .unwrap_or_else(|| panic!("no replay line in:\n{t}"));
-    let args: Vec<&str> = replay.split(' ').skip(1).collect();
-    let again = stalemate(&args);
-    assert_eq!(again.status.code(), Some(0), "{}", text(&again));
-    assert!(
-        text(&again).contains("rand.Intn(4) = 3"),
-        "{}",
-        text(&again)
+    let again = replayed(
+        &t,
+        "stalemate replay tests/kernels/rand_lock_order.go --schedule",
     );
-
-    let o = stalemate(&["check", "tests/kernels/rand_zero.go"]);
-    let t = text(&o);
-    assert_eq!(o.status.code(), Some(1), "{t}");
-    assert!(
-        t.contains("panic: invalid argument to Intn (rand_zero.go:7)"),
-        "{t}"
+    assert!(again.contains("rand.Intn(4) = 3"), "{again}");
+    found(
+        &["tests/kernels/rand_zero.go"],
+        "violation:panic",
+        &["panic: invalid argument to Intn (rand_zero.go:7)"],
     );
 }
 
@@ -524,23 +489,12 @@ fn math_rand_values_are_branches_the_engines_explore() {
 /// is a deadlock whose report names it `G1`.
 #[test]
 fn iota_and_numbered_goroutine_comments() {
-    let o = stalemate(&["check", "tests/kernels/iota.go"]);
-    let t = text(&o);
-    assert_eq!(o.status.code(), Some(0), "{t}");
-    assert!(
-        t.contains("every interleaving (proven for these parameters)"),
-        "{t}"
+    proven(&["tests/kernels/iota.go"]);
+    found(
+        &["tests/kernels/iota_phases.go"],
+        "deadlock",
+        &["go G1", "G1  "],
     );
-
-    let o = stalemate(&["check", "tests/kernels/iota_phases.go"]);
-    let t = text(&o);
-    assert_eq!(o.status.code(), Some(1), "{t}");
-    assert!(t.contains("stalemate: deadlock found"), "{t}");
-    assert!(
-        t.contains("go G1"),
-        "the goroutine takes its comment's name: {t}"
-    );
-    assert!(t.contains("G1  "), "{t}");
 }
 
 /// `time.Now`, `Since`, `Until` and `time.Time`'s methods on the virtual clock (a
@@ -549,26 +503,13 @@ fn iota_and_numbered_goroutine_comments() {
 /// with room for the late result, proven.
 #[test]
 fn time_now_and_since_follow_the_virtual_clock() {
-    for (kernel, code) in [
-        ("time_now.go", 0),
-        ("time_deadline.go", 1),
-        ("time_deadline_fixed.go", 0),
-    ] {
-        let path = format!("tests/kernels/{kernel}");
-        let o = stalemate(&["check", "--time", "virtual", &path]);
-        let t = text(&o);
-        assert_eq!(o.status.code(), Some(code), "{kernel}: {t}");
-        if code == 0 {
-            assert!(
-                t.contains("every interleaving (proven for these parameters)"),
-                "{t}"
-            );
-        } else {
-            assert!(t.contains("stalemate: leak found"), "{t}");
-            assert!(t.contains("waits for send on channel results"), "{t}");
-            assert!(t.contains("   900ms  main"), "the clock in the steps: {t}");
-        }
-    }
+    proven(&["--time", "virtual", "tests/kernels/time_now.go"]);
+    found(
+        &["--time", "virtual", "tests/kernels/time_deadline.go"],
+        "leak",
+        &["waits for send on channel results", "   900ms  main"],
+    );
+    proven(&["--time", "virtual", "tests/kernels/time_deadline_fixed.go"]);
 }
 
 /// `sync/atomic`: the functions on a plain variable and the typed values (`Int32`,
@@ -577,31 +518,13 @@ fn time_now_and_since_follow_the_virtual_clock() {
 /// close one channel, found; with `CompareAndSwapInt32`, proven.
 #[test]
 fn sync_atomic_accesses_are_operations() {
-    for (kernel, code) in [
-        ("atomics.go", 0),
-        ("atomic_flag.go", 1),
-        ("atomic_flag_fixed.go", 0),
-    ] {
-        let path = format!("tests/kernels/{kernel}");
-        let o = stalemate(&["check", &path]);
-        let t = text(&o);
-        assert_eq!(o.status.code(), Some(code), "{kernel}: {t}");
-        if code == 0 {
-            assert!(
-                t.contains("every interleaving (proven for these parameters)"),
-                "{t}"
-            );
-        } else {
-            assert!(
-                t.contains("stalemate: fault:close-of-closed-channel found"),
-                "{t}"
-            );
-            assert!(
-                t.contains("atomic sync/atomic: StoreInt32 on a variable"),
-                "{t}"
-            );
-        }
-    }
+    proven(&["tests/kernels/atomics.go"]);
+    found(
+        &["tests/kernels/atomic_flag.go"],
+        "fault:close-of-closed-channel",
+        &["atomic sync/atomic: StoreInt32 on a variable"],
+    );
+    proven(&["tests/kernels/atomic_flag_fixed.go"]);
 }
 
 /// `rw.RLocker()`: its Lock is RLock (two holders at once), a Cond on it waits holding
@@ -609,21 +532,11 @@ fn sync_atomic_accesses_are_operations() {
 /// lock through RLocker waits for itself, found.
 #[test]
 fn rlocker_is_the_read_lock() {
-    let o = stalemate(&["check", "tests/kernels/rlocker.go"]);
-    let t = text(&o);
-    assert_eq!(o.status.code(), Some(0), "{t}");
-    assert!(
-        t.contains("every interleaving (proven for these parameters)"),
-        "{t}"
-    );
-
-    let o = stalemate(&["check", "tests/kernels/rlocker_upgrade.go"]);
-    let t = text(&o);
-    assert_eq!(o.status.code(), Some(1), "{t}");
-    assert!(t.contains("stalemate: deadlock found"), "{t}");
-    assert!(
-        t.contains("waits for lock rw (write), held by main (took it for reading"),
-        "{t}"
+    proven(&["tests/kernels/rlocker.go"]);
+    found(
+        &["tests/kernels/rlocker_upgrade.go"],
+        "deadlock",
+        &["waits for lock rw (write), held by main (took it for reading"],
     );
 }
 
@@ -632,26 +545,18 @@ fn rlocker_is_the_read_lock() {
 /// found; `Wait` with no `L` is Go's nil dereference, and a `Signal` then is lost.
 #[test]
 fn a_zero_cond_with_l_set_by_hand() {
-    let o = stalemate(&["check", "tests/kernels/cond_zero.go"]);
-    let t = text(&o);
-    assert_eq!(o.status.code(), Some(0), "{t}");
-    assert!(
-        t.contains("every interleaving (proven for these parameters)"),
-        "{t}"
+    proven(&["tests/kernels/cond_zero.go"]);
+    found(
+        &["tests/kernels/cond_zero_lost.go"],
+        "deadlock",
+        &["waits on Cond queue.cond"],
     );
-
-    let o = stalemate(&["check", "tests/kernels/cond_zero_lost.go"]);
-    let t = text(&o);
-    assert_eq!(o.status.code(), Some(1), "{t}");
-    assert!(t.contains("stalemate: deadlock found"), "{t}");
-    assert!(t.contains("waits on Cond queue.cond"), "{t}");
-
-    let o = stalemate(&["check", "tests/kernels/cond_zero_nil.go"]);
-    let t = text(&o);
-    assert_eq!(o.status.code(), Some(1), "{t}");
-    assert!(
-        t.contains("panic: runtime error: invalid memory address or nil pointer dereference (cond_zero_nil.go:8)"),
-        "{t}"
+    found(
+        &["tests/kernels/cond_zero_nil.go"],
+        "violation:panic",
+        &[
+            "panic: runtime error: invalid memory address or nil pointer dereference (cond_zero_nil.go:8)",
+        ],
     );
 }
 
@@ -660,21 +565,11 @@ fn a_zero_cond_with_l_set_by_hand() {
 /// proven); an event loop whose stop case forgets its acknowledgement, found.
 #[test]
 fn type_switches_dispatch_as_go_does() {
-    let o = stalemate(&["check", "tests/kernels/type_switch.go"]);
-    let t = text(&o);
-    assert_eq!(o.status.code(), Some(0), "{t}");
-    assert!(
-        t.contains("every interleaving (proven for these parameters)"),
-        "{t}"
-    );
-
-    let o = stalemate(&["check", "tests/kernels/type_switch_stop.go"]);
-    let t = text(&o);
-    assert_eq!(o.status.code(), Some(1), "{t}");
-    assert!(t.contains("stalemate: deadlock found"), "{t}");
-    assert!(
-        t.contains("main in main at type_switch_stop.go:28 waits for receive from channel d"),
-        "{t}"
+    proven(&["tests/kernels/type_switch.go"]);
+    found(
+        &["tests/kernels/type_switch_stop.go"],
+        "deadlock",
+        &["main in main at type_switch_stop.go:28 waits for receive from channel d"],
     );
 }
 
@@ -683,20 +578,10 @@ fn type_switches_dispatch_as_go_does() {
 /// forwarder that returns at `io.EOF` without closing its channel, found.
 #[test]
 fn io_eof_readers_and_log() {
-    let o = stalemate(&["check", "tests/kernels/io_log.go"]);
-    let t = text(&o);
-    assert_eq!(o.status.code(), Some(0), "{t}");
-    assert!(
-        t.contains("every interleaving (proven for these parameters)"),
-        "{t}"
-    );
-
-    let o = stalemate(&["check", "tests/kernels/io_forward.go"]);
-    let t = text(&o);
-    assert_eq!(o.status.code(), Some(1), "{t}");
-    assert!(t.contains("stalemate: deadlock found"), "{t}");
-    assert!(
-        t.contains("main in main at io_forward.go:34 waits for receive from channel out"),
-        "{t}"
+    proven(&["tests/kernels/io_log.go"]);
+    found(
+        &["tests/kernels/io_forward.go"],
+        "deadlock",
+        &["main in main at io_forward.go:34 waits for receive from channel out"],
     );
 }

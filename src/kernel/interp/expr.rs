@@ -334,22 +334,7 @@ impl<'a> I<'a> {
                 _ => false,
             },
             (Value::Struct(s), Type::Name(n)) => *s.ty == **n,
-            (Value::Int(_), Type::Name(n)) => matches!(
-                n.as_str(),
-                "int"
-                    | "int8"
-                    | "int16"
-                    | "int32"
-                    | "int64"
-                    | "uint"
-                    | "uint8"
-                    | "uint16"
-                    | "uint32"
-                    | "uint64"
-                    | "byte"
-                    | "rune"
-                    | "uintptr"
-            ),
+            (Value::Int(_), Type::Name(n)) => is_integer(n),
             (Value::Str(_), Type::Name(n)) => n == "string",
             (Value::Bool(_), Type::Name(n)) => n == "bool",
             (Value::Error(_), Type::Name(n)) => n == "error",
@@ -364,8 +349,7 @@ impl<'a> I<'a> {
         let name = || name.clone().unwrap_or_else(|| self.name_for("var", p));
         Ok(match t {
             Type::Name(n) => match n.as_str() {
-                "int" | "int8" | "int16" | "int32" | "int64" | "uint" | "uint8" | "uint16"
-                | "uint32" | "uint64" | "byte" | "rune" | "uintptr" => Value::Int(0),
+                n if is_integer(n) => Value::Int(0),
                 "bool" => Value::Bool(false),
                 "string" => Value::str(""),
                 "error" | "any" => Value::Nil,

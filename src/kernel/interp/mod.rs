@@ -338,7 +338,8 @@ fn describe(e: &Expr) -> String {
     }
 }
 
-fn is_basic(n: &str) -> bool {
+/// An integer type's name: every integer is an int64 here.
+fn is_integer(n: &str) -> bool {
     matches!(
         n,
         "int"
@@ -353,10 +354,12 @@ fn is_basic(n: &str) -> bool {
             | "uint64"
             | "byte"
             | "rune"
-            | "string"
-            | "bool"
             | "uintptr"
     )
+}
+
+fn is_basic(n: &str) -> bool {
+    is_integer(n) || matches!(n, "string" | "bool")
 }
 
 pub fn intern(s: &str) -> &'static str {
