@@ -585,3 +585,20 @@ fn io_eof_readers_and_log() {
         &["main in main at io_forward.go:34 waits for receive from channel out"],
     );
 }
+
+/// `time.AfterFunc`: f runs in its own goroutine after d unless `Stop` comes first, and
+/// `Stop` says whether it did (a self-checking kernel, proven under virtual time); a
+/// reply path that closes what the timeout closes, ignoring `Stop`'s result, is found
+/// in both time modes; using the result, proven in both.
+#[test]
+fn after_func_runs_unless_stopped_and_stop_says_so() {
+    proven(&["--time", "virtual", "tests/kernels/afterfunc.go"]);
+    for time in ["virtual", "any"] {
+        found(
+            &["--time", time, "tests/kernels/afterfunc_timeout.go"],
+            "fault:close-of-closed-channel",
+            &["go time.AfterFunc t", "close done: already closed"],
+        );
+        proven(&["--time", time, "tests/kernels/afterfunc_timeout_fixed.go"]);
+    }
+}

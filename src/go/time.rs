@@ -8,6 +8,7 @@
 use super::{Chan, Go};
 use crate::world::say;
 use crate::world::{Attempt, TimeMode, Wait};
+use std::sync::Arc;
 use std::time::Duration;
 
 impl Go {
@@ -71,6 +72,26 @@ impl Go {
             c,
             go: self.clone(),
             name: name.to_string(),
+            func: None,
+        };
+        t.arm(d);
+        t
+    }
+
+    /// `time.AfterFunc(d, f)`: after `d`, `f` runs in a goroutine of its own, unless
+    /// `Stop` comes first. In both time modes the timer is that goroutine, asleep until
+    /// the deadline, then one operation that fires it if nothing stopped it.
+    pub fn after_func(
+        &self,
+        name: &str,
+        d: Duration,
+        f: impl Fn(&Go) + Send + Sync + 'static,
+    ) -> Timer {
+        let t = Timer {
+            c: self.chan::<()>(name, 1),
+            go: self.clone(),
+            name: name.to_string(),
+            func: Some(Arc::new(f)),
         };
         t.arm(d);
         t
@@ -107,7 +128,11 @@ pub struct Timer {
     pub c: Chan<()>,
     go: Go,
     name: String,
+    /// `time.AfterFunc`'s function: run when the timer fires, instead of a tick.
+    func: Option<Callback>,
 }
+
+type Callback = Arc<dyn Fn(&Go) + Send + Sync>;
 
 impl Timer {
     /// Schedules the tick after `d`: under virtual time a deadline the clock delivers;
@@ -115,7 +140,7 @@ impl Timer {
     fn arm(&self, d: Duration) {
         let o = self.c.o.id;
         let name = self.name.clone();
-        if self.go.w.lock().time == TimeMode::Virtual {
+        if self.func.is_none() && self.go.w.lock().time == TimeMode::Virtual {
             self.go.w.op(&[&*self.c.o], |st, _| {
                 let at = st.now + d;
                 st.timers.push((at, o));
@@ -127,20 +152,30 @@ impl Timer {
             st.armed.push(o);
             Attempt::Done((), say!(st, "timer {name}: armed"))
         });
-        let c = self.c.clone();
-        self.go.go(&format!("timer {}", self.name), move |go| {
+        let (c, func) = (self.c.clone(), self.func.clone());
+        let who = match func {
+            Some(_) => format!("time.AfterFunc {}", self.name),
+            None => format!("timer {}", self.name),
+        };
+        self.go.go(&who, move |go| {
             go.sleep(d);
-            go.w.op(&[&*c.o], |st, _| {
+            let tick = func.is_none();
+            let fired = go.w.op(&[&*c.o], |st, _| {
                 let label = st.label(o);
                 match st.armed.iter().position(|&x| x == o) {
                     Some(i) => {
                         st.armed.remove(i);
-                        st.fire_timer(o);
-                        Attempt::Done((), say!(st, "timer {label}: fires"))
+                        if tick {
+                            st.fire_timer(o);
+                        }
+                        Attempt::Done(true, say!(st, "timer {label}: fires"))
                     }
-                    None => Attempt::Done((), say!(st, "timer {label}: stopped, does not fire")),
+                    None => Attempt::Done(false, say!(st, "timer {label}: stopped, does not fire")),
                 }
             });
+            if let (true, Some(f)) = (fired, func) {
+                f(&go);
+            }
         });
     }
 

@@ -445,6 +445,14 @@ impl<'a> I<'a> {
                     self.go.timer(&name, nanos(&arg(0))?),
                 )))
             }
+            ("time", "AfterFunc") => {
+                let name = self.name_for("time.AfterFunc", p);
+                let (rt, f) = (self.rt.clone(), arg(1));
+                let t = self.go.after_func(&name, nanos(&arg(0))?, move |g| {
+                    I::new(&rt, g).run(f.clone(), Vec::new())
+                });
+                Value::Timer(Arc::new(Clock::Timer(t)))
+            }
             ("time", "NewTicker") => {
                 let name = self.name_for("ticker", p);
                 Value::Timer(Arc::new(Clock::Ticker(self.go.ticker(

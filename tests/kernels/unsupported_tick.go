@@ -4,6 +4,6 @@ import "time"
 
 func main() {
 	done := make(chan bool)
-	time.AfterFunc(time.Second, func() { done <- true })
+	time.Tick(time.Second)
 	<-done
 }
