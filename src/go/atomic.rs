@@ -23,15 +23,57 @@ impl Go {
     }
 }
 
+/// One `sync/atomic` operation, as its function or method of that name does it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Op {
+    Load,
+    Store(i64),
+    /// Returns the new value.
+    Add(i64),
+    /// Returns the old value.
+    Swap(i64),
+    /// (old, new): returns 1 if it swapped, else 0.
+    CompareAndSwap(i64, i64),
+}
+
+impl Op {
+    /// Applies the operation to `v`: what Go returns (0 for `Store`), and the step's text.
+    pub fn apply(self, v: &mut i64) -> (i64, String) {
+        match self {
+            Op::Load => (*v, format!("load {v}")),
+            Op::Store(x) => {
+                *v = x;
+                (0, format!("store {x}"))
+            }
+            Op::Add(d) => {
+                *v = v.wrapping_add(d);
+                (*v, format!("add {d} (now {v})"))
+            }
+            Op::Swap(x) => {
+                let old = std::mem::replace(v, x);
+                (old, format!("swap {x} (was {old})"))
+            }
+            Op::CompareAndSwap(old, new) if *v == old => {
+                *v = new;
+                (1, format!("compare-and-swap {old} -> {new}"))
+            }
+            Op::CompareAndSwap(old, new) => (
+                0,
+                format!("compare-and-swap {old} -> {new}: is {v}, no swap"),
+            ),
+        }
+    }
+}
+
 impl Atomic {
-    /// One operation on the value: `f` gets it to read and change, and says the step.
-    fn op<R>(&self, f: impl Fn(&mut i64) -> (R, String)) -> R {
+    /// One operation on the value this atomic holds.
+    pub fn run(&self, op: Op) -> i64 {
         let o = &self.o;
         o.w.op(&[o], |st, _| {
             let ObjKind::Atomic { value } = &mut st.objs[o.id].kind else {
                 unreachable!("an atomic's object")
             };
-            let (r, what) = f(value);
+            let (r, what) = op.apply(value);
             let name = st.label(o.id);
             Attempt::Done(r, say!(st, "atomic {name}: {what}"))
         })
@@ -39,52 +81,50 @@ impl Atomic {
 
     /// `Load()`.
     pub fn load(&self) -> i64 {
-        self.op(|v| (*v, format!("load {v}")))
+        self.run(Op::Load)
     }
 
     /// `Store(x)`.
     pub fn store(&self, x: i64) {
-        self.op(|v| {
-            *v = x;
-            ((), format!("store {x}"))
-        })
+        self.run(Op::Store(x));
     }
 
     /// `Add(d)`: the new value.
     pub fn add(&self, d: i64) -> i64 {
-        self.op(|v| {
-            *v = v.wrapping_add(d);
-            (*v, format!("add {d} (now {v})"))
-        })
+        self.run(Op::Add(d))
     }
 
     /// `Swap(x)`: the old value.
     pub fn swap(&self, x: i64) -> i64 {
-        self.op(|v| {
-            let old = std::mem::replace(v, x);
-            (old, format!("swap {x} (was {old})"))
-        })
+        self.run(Op::Swap(x))
     }
 
     /// `CompareAndSwap(old, new)`: whether it swapped.
     pub fn compare_and_swap(&self, old: i64, new: i64) -> bool {
-        self.op(|v| {
-            if *v == old {
-                *v = new;
-                (true, format!("compare-and-swap {old} -> {new}"))
-            } else {
-                (
-                    false,
-                    format!("compare-and-swap {old} -> {new}: is {v}, no swap"),
-                )
-            }
-        })
+        self.run(Op::CompareAndSwap(old, new)) == 1
     }
 
-    /// Runs `f` as one operation on this atomic's object: the functions of `sync/atomic`
-    /// on a plain variable (`atomic.AddInt64(&n, 1)`) keep the value where it is and
-    /// order their accesses through one object shared by all such variables.
-    pub(crate) fn with<R>(&self, what: &str, f: impl Fn() -> R) -> R {
-        self.op(|_| (f(), what.to_string()))
+    /// One operation on a value kept elsewhere (a kernel's plain variable, for
+    /// `atomic.AddInt64(&n, 1)`), ordered through this atomic's object, which all such
+    /// variables share: `read` gives the value, `write` takes the new one.
+    pub(crate) fn run_on(
+        &self,
+        op: Op,
+        what: &str,
+        read: impl Fn() -> i64,
+        write: impl Fn(i64),
+    ) -> i64 {
+        let o = &self.o;
+        o.w.op(&[o], |st, _| {
+            let mut v = read();
+            let (r, _) = op.apply(&mut v);
+            // Writes as the operation does: not a load, nor a swap that did not happen.
+            let failed_swap = matches!(op, Op::CompareAndSwap(..)) && r == 0;
+            if op != Op::Load && !failed_swap {
+                write(v);
+            }
+            let name = st.label(o.id);
+            Attempt::Done(r, say!(st, "atomic {name}: {what}"))
+        })
     }
 }

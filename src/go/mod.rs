@@ -31,7 +31,7 @@ mod sync;
 mod time;
 mod var;
 
-pub use atomic::Atomic;
+pub use atomic::{Atomic, Op as AtomicOp};
 pub use chan::{Chan, Fired, Select, TryRecv};
 pub use sync::{Cond, Locker, Mutex, Once, RwMutex, WaitGroup};
 pub use time::{Ticker, Timer};

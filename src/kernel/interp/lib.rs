@@ -45,45 +45,44 @@ pub(super) fn locker_of(v: &Value) -> R<(Locker, Value)> {
     }
 }
 
-/// The methods of `atomic.Int32` and its kin (`bool`: an `atomic.Bool`).
-pub(super) fn atomic_method(
-    a: &crate::go::Atomic,
-    bool: bool,
-    m: &str,
-    args: &[Value],
-) -> R<Value> {
+/// The `sync/atomic` operation a function or method names (`AddInt64`, `Add`, ...),
+/// with its arguments (after the pointer, for a function).
+pub(super) fn atomic_op(name: &str, args: &[Value]) -> R<AtomicOp> {
     let num = |i: usize| -> R<i64> {
         match args.get(i) {
             Some(Value::Bool(b)) => Ok(i64::from(*b)),
             Some(v) => int(v),
             None => Err(unsupported(format!(
-                "atomic {m} needs {} argument(s)",
+                "atomic {name} needs {} argument(s)",
                 i + 1
             ))),
         }
     };
-    let out = |v: i64| {
-        if bool {
-            Value::Bool(v != 0)
-        } else {
-            Value::Int(v)
-        }
-    };
-    Ok(match m {
-        "Load" => out(a.load()),
-        "Store" => {
-            a.store(num(0)?);
-            Value::Nil
-        }
-        "Add" if !bool => Value::Int(a.add(num(0)?)),
-        "Swap" => out(a.swap(num(0)?)),
-        "CompareAndSwap" => Value::Bool(a.compare_and_swap(num(0)?, num(1)?)),
-        _ => {
-            return Err(unsupported(format!(
-                "atomic method {m} is outside the subset"
-            )));
-        }
+    // CompareAndSwap first: every name starts with its operation.
+    Ok(if name.starts_with("CompareAndSwap") {
+        AtomicOp::CompareAndSwap(num(0)?, num(1)?)
+    } else if name.starts_with("Add") {
+        AtomicOp::Add(num(0)?)
+    } else if name.starts_with("Load") {
+        AtomicOp::Load
+    } else if name.starts_with("Store") {
+        AtomicOp::Store(num(0)?)
+    } else if name.starts_with("Swap") {
+        AtomicOp::Swap(num(0)?)
+    } else {
+        return Err(unsupported(format!("atomic {name} is outside the subset")));
     })
+}
+
+/// What an atomic operation gives back to Go code (`bool`: the value is an
+/// `atomic.Bool`).
+pub(super) fn atomic_result(op: AtomicOp, r: i64, bool: bool) -> Value {
+    match op {
+        AtomicOp::Store(_) => Value::Nil,
+        AtomicOp::CompareAndSwap(..) => Value::Bool(r != 0),
+        _ if bool => Value::Bool(r != 0),
+        _ => Value::Int(r),
+    }
 }
 
 /// `now - t` for a `time.Time` t, in nanoseconds (saturating for the zero time).
@@ -242,7 +241,13 @@ impl<'a> I<'a> {
                     x.run(|| out = self.call(&arg(0), Vec::new()));
                     out?;
                 }
-                (SyncObj::Atomic(a, b), _) => return atomic_method(a, *b, m, &args),
+                (SyncObj::Atomic(a, b), _) => {
+                    let op = atomic_op(m, &args)?;
+                    if *b && matches!(op, AtomicOp::Add(_)) {
+                        return Err(unsupported("atomic.Bool has no Add"));
+                    }
+                    return Ok(atomic_result(op, a.run(op), *b));
+                }
                 (SyncObj::Cond(slot, _), "Wait") => {
                     let c = lock(slot).as_ref().map(|x| x.0.clone());
                     // Go's Wait unlocks c.L first: nil without one.
@@ -362,42 +367,14 @@ impl<'a> I<'a> {
         let Some(a) = &self.rt.atomics else {
             return Err(unsupported("sync/atomic without its import"));
         };
-        let num = |i: usize| args.get(i).map_or(Ok(0), int);
-        let (d, e) = (num(1)?, num(2)?);
-        let kind = ["CompareAndSwap", "Add", "Load", "Store", "Swap"]
-            .into_iter()
-            .find(|k| f.starts_with(k))
-            .ok_or_else(|| unsupported(format!("atomic.{f} is outside the subset")))?;
-        let r = a.with(&format!("{f} on a variable"), || {
-            let mut c = lock(cell);
-            let v = match &*c {
-                Value::Int(v) => *v,
-                _ => 0,
-            };
-            match kind {
-                "Add" => {
-                    *c = Value::Int(v.wrapping_add(d));
-                    Value::Int(v.wrapping_add(d))
-                }
-                "Load" => Value::Int(v),
-                "Store" => {
-                    *c = Value::Int(d);
-                    Value::Nil
-                }
-                "Swap" => {
-                    *c = Value::Int(d);
-                    Value::Int(v)
-                }
-                _ => {
-                    let swap = v == d;
-                    if swap {
-                        *c = Value::Int(e);
-                    }
-                    Value::Bool(swap)
-                }
-            }
-        });
-        Ok(r)
+        let op = atomic_op(f, &args[1..])?;
+        let read = || match &*lock(cell) {
+            Value::Int(v) => *v,
+            _ => 0,
+        };
+        let write = |v: i64| *lock(cell) = Value::Int(v);
+        let r = a.run_on(op, &format!("{f} on a variable"), read, write);
+        Ok(atomic_result(op, r, false))
     }
 
     /// `rand.Intn(n)` and its kin: the engine's choice of `0..n`; Go panics for n ≤ 0.

@@ -11,7 +11,7 @@ use super::ast::*;
 use super::value::*;
 use lib::{STATEMENT_BUILTINS, cond_of, locker_of, ms_empty};
 
-use crate::go::{Go, Locker};
+use crate::go::{AtomicOp, Go, Locker};
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
