@@ -67,15 +67,7 @@ impl Go {
     /// reports exactly whether it prevented the tick, as Go's does: `false` once the
     /// tick is in the channel or was received.
     pub fn timer(&self, name: &str, d: Duration) -> Timer {
-        let c = self.chan::<()>(name, 1);
-        let t = Timer {
-            c,
-            go: self.clone(),
-            name: name.to_string(),
-            func: None,
-        };
-        t.arm(d);
-        t
+        self.start_timer(name, d, None)
     }
 
     /// `time.AfterFunc(d, f)`: after `d`, `f` runs in a goroutine of its own, unless
@@ -87,11 +79,15 @@ impl Go {
         d: Duration,
         f: impl Fn(&Go) + Send + Sync + 'static,
     ) -> Timer {
+        self.start_timer(name, d, Some(Arc::new(f)))
+    }
+
+    fn start_timer(&self, name: &str, d: Duration, func: Option<Callback>) -> Timer {
         let t = Timer {
             c: self.chan::<()>(name, 1),
             go: self.clone(),
             name: name.to_string(),
-            func: Some(Arc::new(f)),
+            func,
         };
         t.arm(d);
         t
@@ -148,9 +144,9 @@ impl Timer {
             });
             return;
         }
-        self.go.w.op(&[&*self.c.o], |st, _| {
-            st.armed.push(o);
-            Attempt::Done((), say!(st, "timer {name}: armed"))
+        let arming = self.go.w.op(&[&*self.c.o], |st, _| {
+            let n = st.arm(o);
+            Attempt::Done(n, say!(st, "timer {name}: armed"))
         });
         let (c, func) = (self.c.clone(), self.func.clone());
         let who = match func {
@@ -162,16 +158,13 @@ impl Timer {
             let tick = func.is_none();
             let fired = go.w.op(&[&*c.o], |st, _| {
                 let label = st.label(o);
-                match st.armed.iter().position(|&x| x == o) {
-                    Some(i) => {
-                        st.armed.remove(i);
-                        if tick {
-                            st.fire_timer(o);
-                        }
-                        Attempt::Done(true, say!(st, "timer {label}: fires"))
-                    }
-                    None => Attempt::Done(false, say!(st, "timer {label}: stopped, does not fire")),
+                if !st.take_armed(o, arming) {
+                    return Attempt::Done(false, say!(st, "timer {label}: stopped, does not fire"));
                 }
+                if tick {
+                    st.fire_timer(o);
+                }
+                Attempt::Done(true, say!(st, "timer {label}: fires"))
             });
             if let (true, Some(f)) = (fired, func) {
                 f(&go);
@@ -184,15 +177,7 @@ impl Timer {
         let o = self.c.o.id;
         self.go.w.op(&[&*self.c.o], |st, _| {
             let label = st.label(o);
-            let was = if let Some(i) = st.timers.iter().position(|t| t.1 == o) {
-                st.timers.remove(i);
-                true
-            } else if let Some(i) = st.armed.iter().position(|&x| x == o) {
-                st.armed.remove(i);
-                true
-            } else {
-                false
-            };
+            let was = st.disarm(o);
             let text = if was {
                 say!(st, "stop timer {label}: stopped before it fired")
             } else {

@@ -194,8 +194,9 @@ impl State {
             p.put(o as u64);
         }
         p.put(self.timers.len() as u64);
-        for &o in &self.armed {
+        for &(o, n) in &self.armed {
             p.put(o as u64);
+            p.put(n);
         }
         p.put(self.armed.len() as u64);
         p.0

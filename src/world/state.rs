@@ -344,9 +344,11 @@ pub(crate) struct State {
     pub now: std::time::Duration,
     /// Virtual time mode: timers not yet fired (deadline, channel), in creation order.
     pub timers: Vec<(std::time::Duration, Oid)>,
-    /// `any` time mode: the channels of `go.timer`s whose firing goroutine has not
-    /// fired them yet and that no `Stop` has stopped.
-    pub armed: Vec<Oid>,
+    /// Timers a goroutine fires (`go.timer` in `any` time mode, `go.after_func`) that
+    /// it has not fired yet and no `Stop` has stopped: (channel, arming number).
+    pub armed: Vec<(Oid, u64)>,
+    /// Armings so far (`arm`).
+    pub arms: u64,
     /// Steps get no text (see `Options::quiet`).
     pub quiet: bool,
     /// What the operation being attempted returns to its goroutine, beyond its being
@@ -391,6 +393,7 @@ impl State {
             now: std::time::Duration::ZERO,
             timers: Vec::new(),
             armed: Vec::new(),
+            arms: 0,
             // Whoever installs a tracing subscriber sees every step's text.
             quiet: opts.quiet && !tracing::enabled!(tracing::Level::TRACE),
             observed: 0,
@@ -804,6 +807,34 @@ impl State {
                 return true;
             }
         }
+    }
+
+    /// Arms timer `o` for a goroutine to fire: the arming's number, which that
+    /// goroutine fires by (`take_armed`), so that after a `Reset` an earlier arming's
+    /// goroutine finds its own gone.
+    pub(crate) fn arm(&mut self, o: Oid) -> u64 {
+        self.arms += 1;
+        self.armed.push((o, self.arms));
+        self.arms
+    }
+
+    /// Takes arming `n` of timer `o` off the schedule; true if it was on it.
+    pub(crate) fn take_armed(&mut self, o: Oid, n: u64) -> bool {
+        let i = self.armed.iter().position(|&x| x == (o, n));
+        i.map(|i| self.armed.remove(i)).is_some()
+    }
+
+    /// Takes timer `o` off the schedule (the clock's deadlines, or its arming for a
+    /// goroutine); true if it was on it.
+    pub(crate) fn disarm(&mut self, o: Oid) -> bool {
+        if let Some(i) = self.timers.iter().position(|t| t.1 == o) {
+            self.timers.remove(i);
+        } else if let Some(i) = self.armed.iter().position(|x| x.0 == o) {
+            self.armed.remove(i);
+        } else {
+            return false;
+        }
+        true
     }
 
     /// A timer's channel (capacity 1) receives its tick: handed to the first goroutine

@@ -31,4 +31,15 @@ func main() {
 		panic("f runs once")
 	}
 	mu.Unlock()
+
+	// Reset of an active AfterFunc: f runs at the new deadline, not at the old one.
+	start := time.Now()
+	fired := make(chan time.Duration, 1)
+	w := time.AfterFunc(100*time.Millisecond, func() { fired <- time.Since(start) })
+	if !w.Reset(300 * time.Millisecond) {
+		panic("Reset of an active timer must return true")
+	}
+	if <-fired != 300*time.Millisecond {
+		panic("a reset AfterFunc runs at its new deadline")
+	}
 }
