@@ -15,6 +15,13 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 use std::time::Duration;
 
 /// Exit code for bad input: a malformed scenario, an unknown model, a bad schedule.
+/// `--time`: a time mode by its scenario name (`any`, `virtual`).
+fn time_mode() -> impl clap::builder::TypedValueParser<Value = crate::TimeMode> {
+    use clap::builder::TypedValueParser;
+    clap::builder::PossibleValuesParser::new(crate::TimeMode::ALL.map(crate::TimeMode::key))
+        .map(|k| crate::TimeMode::from_key(&k).expect("one of the possible values"))
+}
+
 const BAD_INPUT: u8 = 2;
 /// Exit code for a replay that no longer follows its schedule.
 const DIVERGED: u8 = 5;
@@ -93,8 +100,8 @@ enum Cmd {
         iterations: Option<u64>,
         /// How timers and sleeps fire: at any step (any, the default), or when every
         /// goroutine is blocked, in deadline order (virtual: durations count).
-        #[arg(long, value_parser = clap::builder::PossibleValuesParser::new(["any", "virtual"]))]
-        time: Option<String>,
+        #[arg(long, value_parser = time_mode())]
+        time: Option<crate::TimeMode>,
         /// The function to run: main, or a TestX(t *testing.T) (default: main, else the
         /// first test).
         #[arg(long)]
@@ -116,8 +123,8 @@ enum Cmd {
         #[arg(long)]
         seed: Option<u64>,
         /// For a Go kernel: the --time its `stalemate check` was given.
-        #[arg(long, value_parser = clap::builder::PossibleValuesParser::new(["any", "virtual"]))]
-        time: Option<String>,
+        #[arg(long, value_parser = time_mode())]
+        time: Option<crate::TimeMode>,
         /// For a Go kernel: the --entry its `stalemate check` was given.
         #[arg(long)]
         entry: Option<String>,
@@ -259,7 +266,7 @@ pub fn main(models: &[&'static Model]) -> ExitCode {
             let opts = scenario::KernelCheck {
                 engine,
                 iterations,
-                time: time.as_deref().and_then(crate::TimeMode::from_key),
+                time,
                 entry,
                 seed,
             };
@@ -291,7 +298,7 @@ pub fn main(models: &[&'static Model]) -> ExitCode {
             engine,
         } => {
             let opts = scenario::KernelCheck {
-                time: time.as_deref().and_then(crate::TimeMode::from_key),
+                time,
                 entry,
                 ..Default::default()
             };

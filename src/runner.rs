@@ -186,10 +186,7 @@ fn found(s: &Scenario, engine_no: usize, f: &Finding) -> Found {
         check: schedule::check(&f.run.steps),
     }
     .encode();
-    let cmd = format!(
-        "stalemate replay {}{} --schedule {token}",
-        s.path, s.replay_flags
-    );
+    let cmd = replay_command(s, &token);
     let v = f.violation();
     let report = report::render(
         &header(s, spec, f.execution),
@@ -279,6 +276,14 @@ pub struct Replayed {
     pub reproduced: bool,
 }
 
+/// The command that replays schedule `token` of scenario `s`.
+fn replay_command(s: &Scenario, token: &str) -> String {
+    format!(
+        "stalemate replay {}{} --schedule {token}",
+        s.path, s.replay_flags
+    )
+}
+
 /// Replays what a finding of engine `engine_no` recorded: its schedule or its seed.
 pub fn replay_found(s: &Scenario, engine_no: usize, f: &Found) -> Result<Replayed, Error> {
     match s.engines[engine_no - 1].engine {
@@ -332,12 +337,7 @@ pub fn replay(s: &Scenario, token: &str) -> Result<Replayed, Error> {
         f.run.violation = Some(v);
     }
     let spec = &s.engines[t.engine - 1];
-    let cmd = format!(
-        "stalemate replay {}{} --schedule {}",
-        s.path,
-        s.replay_flags,
-        t.encode()
-    );
+    let cmd = replay_command(s, &t.encode());
     let report = report::render(
         &header(s, spec, t.execution),
         f.violation(),
