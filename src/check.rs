@@ -20,15 +20,14 @@
 //! A violation panics with the full report, whose last line is the `replay` call that
 //! reproduces it; a pass prints and returns what was explored.
 
-use crate::explore::{Engine, ModelFn};
+use crate::explore::{self, Bounds, Engine};
 use crate::go::Go;
-use crate::model::{Build, Model, Params, Variant};
-use crate::runner;
-use crate::scenario::{EngineSpec, Expect, Scenario};
+use crate::report::Header;
+use crate::runner::{EngineRun, Origin, Verdict};
+use crate::schedule::Token;
 use crate::{Explored, TimeMode};
-use std::collections::BTreeMap;
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// Everything `check` can be told. `Config::default()` is `dpor`, stalemate's own
 /// exhaustive engine: a pass then is a proof, for the closure as written. loom stays
@@ -103,74 +102,94 @@ impl Default for Config {
     }
 }
 
-fn scenario(cfg: &Config, f: ModelFn) -> Scenario {
-    let model: &'static Model = Box::leak(Box::new(Model {
-        name: "check",
-        summary: "a closure given to stalemate::check",
-        origin: "a closure given to stalemate::check",
-        variants: &[Variant {
-            name: "main",
-            doc: "the closure",
-        }],
-        params: &[],
-        properties: &[],
-        main: Build::Func(f),
-        network: None,
-    }));
-    Scenario {
-        path: "stalemate::check".into(),
-        name: "check".into(),
-        description: String::new(),
-        model,
-        variant: "main".into(),
-        params: Params(BTreeMap::new()),
-        expect: Expect::Pass,
-        engines: vec![EngineSpec {
-            engine: cfg.engine.clone(),
-            iterations: cfg.iterations,
-            split: crate::engine::DPOR_SPLIT,
-        }],
-        max_steps: cfg.max_steps,
-        time_limit: cfg.time_limit,
-        check_races: cfg.check_races,
-        time: cfg.time,
-        threads: 1,
-        part: None,
-        replay_flags: String::new(),
+impl Config {
+    /// The explorer's bounds.
+    fn bounds(&self) -> Bounds {
+        Bounds::default()
+            .max_executions(self.iterations)
+            .max_steps(self.max_steps)
+            .time_limit(self.time_limit)
+            .check_races(self.check_races)
+            .time(self.time)
+    }
+
+    /// A report's header: a closure has no scenario, model or parameters of its own.
+    fn header(&self, execution: u64) -> Header {
+        Header {
+            scenario: "check".into(),
+            path: PATH.into(),
+            model: "check".into(),
+            variant: "main".into(),
+            engine: format!("{}, execution {execution}", self.engine.describe()),
+            params: Vec::new(),
+            bounds: format!(
+                "iterations {}, max_steps {}, time_limit_secs {}",
+                self.iterations,
+                self.max_steps,
+                self.time_limit.as_secs()
+            ),
+        }
     }
 }
 
-/// The report with its last line made the Rust call that replays it.
-fn with_replay_call(report: &str, token: &str) -> String {
-    let body = report.rsplit_once('\n').map_or(report, |(b, _)| b);
-    format!("{body}\n  stalemate::check::replay(config, \"{token}\", main)")
+/// Where a `check` report says it comes from.
+const PATH: &str = "stalemate::check";
+
+/// A `check` report's replay line: the Rust call that replays it.
+fn replay_call(token: &str) -> String {
+    format!("stalemate::check::replay(config, \"{token}\", main)")
 }
 
 /// Explores `main` under `cfg`. Panics with the full report if it finds a violation
 /// (deadlock, leak, fault, race, a broken `go.check`) or if the engine fails;
 /// otherwise prints and returns what was explored.
 pub fn check(cfg: Config, main: impl Fn(&Go) + Send + Sync + 'static) -> Explored {
-    let s = scenario(&cfg, Arc::new(main));
-    let r = runner::run_engine(&s, 1, None);
-    if let Some(e) = r.error {
-        panic!("stalemate: {} failed: {e}", cfg.engine.describe());
+    let t = Instant::now();
+    let o = explore::explore(&cfg.engine, &cfg.bounds(), Arc::new(main), None)
+        .unwrap_or_else(|e| panic!("stalemate: {} failed: {e}", cfg.engine.describe()));
+    let origin = Origin {
+        header: &|execution| cfg.header(execution),
+        replay: &replay_call,
+        graph: "check",
+    };
+    if let Some(f) = &o.finding {
+        panic!("{}", origin.found(1, f).report);
     }
-    if let Some(f) = &r.found {
-        panic!("{}", with_replay_call(&f.report, &f.token));
+    let run = EngineRun {
+        engine: cfg.engine.clone(),
+        explored: o.explored,
+        found: None,
+        error: None,
+        elapsed: t.elapsed(),
+        verdict: Verdict::Ok,
+        shared: o.shared,
+        regrouped: o.regrouped,
+    };
+    if run.explored.executions == 0 {
+        panic!("stalemate: {}: {}", cfg.engine.describe(), run.coverage());
     }
-    if r.verdict == runner::Verdict::Incomplete {
-        panic!("stalemate: {}: {}", cfg.engine.describe(), r.coverage());
-    }
-    println!("stalemate: pass, {}", r.coverage());
-    r.explored
+    println!("stalemate: pass, {}", run.coverage());
+    run.explored
 }
 
 /// Replays the execution a `check` report names and returns its report; panics if
 /// the closure no longer follows the schedule (it changed since).
 pub fn replay(cfg: Config, token: &str, main: impl Fn(&Go) + Send + Sync + 'static) -> String {
-    let s = scenario(&cfg, Arc::new(main));
-    let r = runner::replay(&s, token).unwrap_or_else(|e| panic!("stalemate: {e}"));
-    let report = with_replay_call(&r.report, token);
-    assert!(r.reproduced, "the replay diverged:\n{report}");
-    report
+    let t = Token::decode(token).unwrap_or_else(|e| panic!("stalemate: {e}"));
+    if t.engine != 1 {
+        panic!(
+            "stalemate: schedule `{token}` names engine {} but {PATH} has 1 engine(s)",
+            t.engine
+        );
+    }
+    let origin = Origin {
+        header: &|execution| cfg.header(execution),
+        replay: &replay_call,
+        graph: "check",
+    };
+    let r = origin
+        .replay(Arc::new(main), &t, &cfg.bounds())
+        .unwrap_or_else(|e| panic!("stalemate: {e}"));
+    assert!(r.reproduced, "the replay diverged:\n{}", r.report);
+    r.report
 }

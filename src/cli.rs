@@ -2,7 +2,7 @@
 //! library module, so a downstream crate's binary gets the same CLI for its own models:
 //! `fn main() -> ExitCode { crate::cli::main(&[&MY_MODEL]) }`.
 
-use crate::explore::{self, Engine};
+use crate::explore;
 use crate::model::Model;
 use crate::runner::{self, EngineRun, Verdict};
 use crate::scenario::{self, Scenario, ScenarioError};
@@ -92,7 +92,7 @@ enum Cmd {
         /// One engine instead of dpor then shuttle-pct: any but turmoil, which runs
         /// network models.
         #[arg(long, value_parser = clap::builder::PossibleValuesParser::new(
-            scenario::ENGINE_KINDS.iter().filter(|k| **k != "turmoil")
+            explore::KINDS.iter().filter(|k| **k != "turmoil")
         ))]
         engine: Option<String>,
         /// Executions at most (default 1,000,000 for an exhaustive engine, else 1,000).
@@ -345,7 +345,7 @@ fn list() -> String {
         }
         let _ = writeln!(o);
     }
-    let _ = writeln!(o, "engines: {}", scenario::ENGINE_KINDS.join(", "));
+    let _ = writeln!(o, "engines: {}", explore::KINDS.join(", "));
     let _ = writeln!(
         o,
         "fault kinds (turmoil): {} (crash and bounce take host = ..., the others between = [a, b]; loss also rate = 0.0..=1.0)",
@@ -430,7 +430,7 @@ fn plan_runs(scenarios: &[Scenario], shard: Option<(usize, usize)>) -> Vec<(usiz
     let Some((k, n)) = shard else {
         return all.collect();
     };
-    let dpor = |&(si, e): &(usize, usize)| scenarios[si].engines[e - 1].engine == Engine::Dpor;
+    let dpor = |&(si, e): &(usize, usize)| scenarios[si].engines[e - 1].engine.splits();
     let mut others = 0;
     all.filter(|r| {
         dpor(r) || {

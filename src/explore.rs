@@ -1,6 +1,6 @@
 //! Running a model under an engine. A found bug is a value, not a crash.
 
-use crate::engine::{self, Budget, Explored, Kind, Stop};
+use crate::engine::{self, Budget, Explored, Kind, Stop, loom_engine};
 use crate::error::Error;
 use crate::go::Go;
 use crate::net;
@@ -13,77 +13,7 @@ use std::time::{Duration, Instant};
 /// A model closed over its variant and parameters: the body of main.
 pub type ModelFn = Arc<dyn Fn(&Go) + Send + Sync>;
 
-/// An engine with its settings.
-#[derive(Clone, Debug, PartialEq)]
-pub enum Engine {
-    /// Exhaustive (DPOR). `preemption_bound: None` explores every interleaving.
-    Loom {
-        preemption_bound: Option<usize>,
-        max_branches: usize,
-    },
-    /// Uniformly random schedules from a seed.
-    Random { seed: u64 },
-    /// Probabilistic concurrency testing from a seed, bug depth `depth`.
-    Pct { seed: u64, depth: usize },
-    /// Depth-first search on shuttle over every schedule and every select choice (no
-    /// partial-order reduction): `engine::dfs`.
-    Dfs,
-    /// `Dfs` that stops wherever it meets a state it has explored (`engine::stateful`):
-    /// exhaustive, as a proof needs, over states instead of schedules.
-    Stateful,
-    /// stalemate's own optimal DPOR (`engine::dpor`): exhaustive, one execution per
-    /// class of equivalent interleavings.
-    Dpor,
-    /// turmoil simulations of a model's network side, one per seed
-    /// (`engine::turmoil_engine`); see [`explore_net`].
-    Turmoil(net::Settings),
-}
-
-impl Engine {
-    /// The name used in scenario files.
-    pub fn kind_name(&self) -> &'static str {
-        match self {
-            Engine::Loom { .. } => "loom",
-            Engine::Random { .. } => "shuttle-random",
-            Engine::Pct { .. } => "shuttle-pct",
-            Engine::Dfs => "shuttle-dfs",
-            Engine::Stateful => "shuttle-stateful",
-            Engine::Dpor => "dpor",
-            Engine::Turmoil(_) => "turmoil",
-        }
-    }
-
-    /// Every setting, for reports and summaries.
-    pub fn describe(&self) -> String {
-        match self {
-            Engine::Loom {
-                preemption_bound,
-                max_branches,
-            } => {
-                let b = preemption_bound.map_or("none".to_string(), |b| b.to_string());
-                format!("loom (preemption bound {b}, max branches {max_branches})")
-            }
-            Engine::Random { seed } => format!("shuttle-random (seed {seed})"),
-            Engine::Pct { seed, depth } => format!("shuttle-pct (seed {seed}, depth {depth})"),
-            Engine::Dfs => "shuttle-dfs".to_string(),
-            Engine::Stateful => "shuttle-stateful (visited states)".to_string(),
-            Engine::Dpor => "dpor (optimal DPOR)".to_string(),
-            Engine::Turmoil(s) => s.describe(),
-        }
-    }
-
-    /// Only an exhaustive engine with no bound can call a pass a proof.
-    pub fn proves(&self) -> bool {
-        matches!(
-            self,
-            Engine::Loom {
-                preemption_bound: None,
-                ..
-            } | Engine::Stateful
-                | Engine::Dpor
-        )
-    }
-}
+pub use crate::engine::{Engine, KINDS};
 
 /// Bounds on one exploration. Every exploration is bounded in steps and in time.
 ///
@@ -212,10 +142,10 @@ impl Finding {
 pub struct Outcome {
     pub explored: Explored,
     pub finding: Option<Finding>,
-    /// Groups of objects that shared one loom point (see `shared_points`).
+    /// Groups of objects that shared one loom point (see `engine::loom_engine::groups`).
     pub shared: Vec<Vec<String>>,
     /// Executions run by each loom exploration that was abandoned and started again
-    /// with larger groups (see `shared_points`); `explored` is the last one alone.
+    /// with larger groups (see `engine::loom_engine::groups`); `explored` is the last one alone.
     pub regrouped: Vec<u64>,
 }
 
@@ -235,59 +165,6 @@ pub struct Census {
     pub shared: Vec<Vec<String>>,
     pub regrouped: Vec<u64>,
 }
-
-/// Which objects share one loom point.
-///
-/// A select touches the point of every channel it names, and each touch is a loom
-/// scheduling point. Channels that a select names together get one point instead: one
-/// scheduling point per select, at the cost of ordering their other operations against
-/// each other too (measured: the status-manager proof at the deadlock's parameters went
-/// from over 8 million executions, unfinished, to 552,195, before select choices).
-///
-/// It is also what makes loom sound here: an operation must be one loom access (see
-/// `World::touch`). The groups are the connected components of the operations seen so
-/// far; an execution that meets an operation spanning two groups is abandoned, and the
-/// exploration starts again with the components joined. Groups only grow, so this ends.
-/// An exploration that finishes without meeting one is sound for its groups: up to the
-/// first spanning operation, loom sees every access, so DPOR would have reached one.
-///
-/// A group is a set of names, and every object of one of its names takes its point: two
-/// objects of one name (a channel made in a loop, selected with the one made before it)
-/// are a group of one name.
-fn shared_points(joints: &BTreeSet<Vec<String>>) -> Vec<Vec<String>> {
-    // Union-find over names; each group is listed in name order.
-    let mut parent: BTreeMap<String, String> = BTreeMap::new();
-    fn root(p: &BTreeMap<String, String>, mut n: String) -> String {
-        while let Some(q) = p.get(&n).filter(|q| **q != n) {
-            n = q.clone();
-        }
-        n
-    }
-    for names in joints {
-        for n in names {
-            parent.entry(n.clone()).or_insert_with(|| n.clone());
-        }
-        let r0 = root(&parent, names[0].clone());
-        for n in &names[1..] {
-            let r = root(&parent, n.clone());
-            if r != r0 {
-                parent.insert(r, r0.clone());
-            }
-        }
-    }
-    let mut groups: BTreeMap<String, Vec<String>> = BTreeMap::new();
-    for n in parent.keys() {
-        groups
-            .entry(root(&parent, n.clone()))
-            .or_default()
-            .push(n.clone());
-    }
-    groups.into_values().collect()
-}
-
-/// Restarts with larger groups, at most: each one joins at least two groups of names
-/// the model has, so a model with more names than this is refused rather than run on.
-const MAX_RESTARTS: usize = 64;
 
 fn options(
     bounds: &Bounds,
@@ -335,11 +212,7 @@ fn drive(
     quiet: bool,
 ) -> Result<Drove, String> {
     engine::init();
-    let kind = match engine {
-        Engine::Loom { .. } => Kind::Loom,
-        Engine::Turmoil(_) => return Err(TURMOIL_THREADS.into()),
-        _ => Kind::Shuttle,
-    };
+    let kind = engine.runtime().ok_or(engine::TURMOIL_THREADS)?;
     // Only loom's DPOR reads points as conflicts; shuttle's schedulers stay as they are.
     // Loom's first execution learns the groups: it records every operation that names
     // objects of different points instead of abandoning at the first, and if it met
@@ -351,7 +224,7 @@ fn drive(
     let mut regrouped = Vec::new();
     let census = restart.is_some();
     loop {
-        let shared = shared_points(&joints);
+        let shared = loom_engine::groups(&joints);
         let by_name: BTreeMap<String, usize> = shared
             .iter()
             .enumerate()
@@ -392,7 +265,12 @@ fn drive(
             max_executions: bounds.max_executions.saturating_sub(spent),
             deadline,
         };
-        let explored = run_engine(engine, bounds, &budget, body)?;
+        let sharing = engine::Sharing {
+            threads: bounds.threads,
+            part: bounds.part,
+            split: bounds.split,
+        };
+        let explored = engine.explore(sharing, &budget, body)?;
         let Some(new) = split.lock().unwrap().take() else {
             return Ok(Drove {
                 explored,
@@ -401,14 +279,14 @@ fn drive(
             });
         };
         // A regroup that only the learning execution asked for is not a restart to
-        // report: its groups are the first guess (`shared_points`).
+        // report: its groups are the first guess (`loom_engine::groups`).
         if !(learn && explored.executions == 1) {
             regrouped.push(explored.executions);
         }
         learn = false;
         joints.extend(new);
         // Groups only grow; a restart that would not grow them would run forever.
-        let grown = shared_points(&joints);
+        let grown = loom_engine::groups(&joints);
         if grown == shared {
             return Err(format!(
                 "loom's point groups do not settle: an operation spans objects that already share a group ({})",
@@ -419,56 +297,15 @@ fn drive(
                     .join("; ")
             ));
         }
-        if regrouped.len() > MAX_RESTARTS {
+        if regrouped.len() > loom_engine::MAX_RESTARTS {
             return Err(format!(
-                "loom's point groups did not settle after {MAX_RESTARTS} restarts; run this model under shuttle-dfs or dpor"
+                "loom's point groups did not settle after {} restarts; run this model under shuttle-dfs or dpor",
+                loom_engine::MAX_RESTARTS
             ));
         }
         if let Some(r) = restart {
             r();
         }
-    }
-}
-
-fn run_engine(
-    engine: &Engine,
-    bounds: &Bounds,
-    budget: &Budget,
-    body: engine::Body,
-) -> Result<Explored, String> {
-    use engine::shuttle_engine::{Strategy, explore as shuttle};
-    match engine {
-        Engine::Loom {
-            preemption_bound,
-            max_branches,
-        } => {
-            let cfg = engine::loom_engine::LoomConfig {
-                preemption_bound: *preemption_bound,
-                max_branches: *max_branches,
-            };
-            engine::loom_engine::explore(&cfg, budget, body)
-        }
-        Engine::Random { seed } => shuttle(&Strategy::Random { seed: *seed }, budget, body),
-        Engine::Pct { seed, depth } => shuttle(
-            &Strategy::Pct {
-                seed: *seed,
-                depth: *depth,
-            },
-            budget,
-            body,
-        ),
-        Engine::Dfs => shuttle(&Strategy::Dfs, budget, body),
-        Engine::Stateful => shuttle(&Strategy::Stateful, budget, body),
-        Engine::Dpor => {
-            let (k, n) = bounds.part.unwrap_or((0, 1));
-            let part = engine::Part {
-                k,
-                n,
-                ..engine::Part::WHOLE
-            };
-            engine::dpor::explore(bounds.threads, part, bounds.split, budget, body)
-        }
-        Engine::Turmoil(_) => Err(TURMOIL_THREADS.into()),
     }
 }
 
@@ -478,9 +315,6 @@ fn run_engine(
 pub fn help(joined: &mut Vec<u64>) -> bool {
     engine::dpor::help(joined)
 }
-
-const TURMOIL_THREADS: &str =
-    "turmoil runs a model's network side (explore_net), not its goroutines";
 
 pub use crate::engine::turmoil_engine::{NetOutcome, SimRun, difference};
 
@@ -703,12 +537,9 @@ pub fn replay(model: ModelFn, schedule: Vec<Turn>, bounds: &Bounds) -> Result<Fi
         max_executions: 1,
         deadline: Instant::now() + Duration::from_secs(3600),
     };
-    engine::shuttle_engine::explore(
-        &engine::shuttle_engine::Strategy::Random { seed: 0 },
-        &budget,
-        body,
-    )
-    .map_err(Error::Engine)?;
+    Engine::Random { seed: 0 }
+        .explore(engine::Sharing::ONE, &budget, body)
+        .map_err(Error::Engine)?;
     let run = slot
         .lock()
         .unwrap()

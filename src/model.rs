@@ -40,8 +40,6 @@ pub enum Build {
     Rust(fn(&str, &Params) -> ModelFn),
     /// A Go kernel, interpreted (`crate::kernel`): main from the parameters.
     Kernel(Box<dyn Fn(&Params) -> ModelFn + Send + Sync>),
-    /// A closure given to [`crate::check()`].
-    Func(ModelFn),
 }
 
 /// A model's network side: its hosts and how to build one simulation.
@@ -92,7 +90,6 @@ impl Model {
         match &self.main {
             Build::Rust(f) => f(variant, params),
             Build::Kernel(build) => build(params),
-            Build::Func(f) => f.clone(),
         }
     }
 

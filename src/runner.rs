@@ -1,7 +1,7 @@
 //! Runs scenarios: every engine, compared with the expectation; renders reports;
 //! replays schedules.
 
-use crate::explore::{self, Engine, Finding, SimRun};
+use crate::explore::{self, Bounds, Engine, Finding, ModelFn, SimRun};
 use crate::model::Network;
 use crate::net::{self, FaultPlan, NetFn};
 use crate::report::{self, Header, Property};
@@ -117,7 +117,7 @@ impl EngineRun {
         };
         match (&self.explored.stop, &self.engine) {
             (Stop::Found, _) => format!("{n}, stopped at the violation"),
-            (Stop::Exhausted, Engine::Dpor) if let Some(p) = self.explored.part => format!(
+            (Stop::Exhausted, _) if let Some(p) = self.explored.part => format!(
                 "{n}: every interleaving of part {}/{} of the tree (of its {} units, numbers {}, {}, {}, ...; proven for these parameters once every part is)",
                 p.k + 1,
                 p.n,
@@ -126,32 +126,10 @@ impl EngineRun {
                 p.k + 1 + p.n,
                 p.k + 1 + 2 * p.n
             ),
-            (
-                Stop::Exhausted,
-                Engine::Loom {
-                    preemption_bound: None,
-                    ..
-                }
-                | Engine::Dpor,
-            ) => {
-                format!("{n}: every interleaving (proven for these parameters)")
-            }
-            (
-                Stop::Exhausted,
-                Engine::Loom {
-                    preemption_bound: Some(b),
-                    ..
-                },
-            ) => {
-                format!("{n}: every interleaving with at most {b} preemptions")
-            }
+            (Stop::Exhausted, e) => format!("{n}: {}", e.exhausted()),
             (Stop::Iterations, Engine::Turmoil(_)) => {
                 format!("{runs} seeds, each simulated until its clients finished")
             }
-            (Stop::Exhausted, Engine::Stateful) => {
-                format!("{n}: every reachable state (proven for these parameters)")
-            }
-            (Stop::Exhausted, _) => format!("{n}: the search space is exhausted"),
             (Stop::Iterations, _) => format!("{n} (the iteration budget)"),
             (Stop::Time, _) => format!("{n} (stopped by the time limit: incomplete)"),
         }
@@ -179,31 +157,94 @@ fn header(s: &Scenario, spec: &EngineSpec, execution: u64) -> Header {
 /// The report of a finding, with its replay command as the last line.
 fn found(s: &Scenario, engine_no: usize, f: &Finding) -> Found {
     let spec = &s.engines[engine_no - 1];
-    let token = Token {
-        engine: engine_no,
-        execution: f.execution,
-        steps: f.schedule(),
-        check: schedule::check(&f.run.steps),
+    let origin = Origin {
+        header: &|execution| header(s, spec, execution),
+        replay: &|token| replay_command(s, token),
+        graph: &format!("{} engine {engine_no}", s.name),
+    };
+    origin.found(engine_no, f)
+}
+
+/// Where a report comes from, for the scenario-free callers too (`check`): its header
+/// for an execution, its replay command for a token, the title of its graph.
+pub(crate) struct Origin<'a> {
+    pub header: &'a dyn Fn(u64) -> Header,
+    pub replay: &'a dyn Fn(&str) -> String,
+    pub graph: &'a str,
+}
+
+impl Origin<'_> {
+    /// The report of a finding of engine `engine_no`, its replay command last.
+    pub(crate) fn found(&self, engine_no: usize, f: &Finding) -> Found {
+        let token = Token {
+            engine: engine_no,
+            execution: f.execution,
+            steps: f.schedule(),
+            check: schedule::check(&f.run.steps),
+        }
+        .encode();
+        let cmd = (self.replay)(&token);
+        let v = f.violation();
+        let report = report::render(
+            &(self.header)(f.execution),
+            v,
+            &f.run.steps,
+            &f.run.names,
+            &cmd,
+        );
+        Found {
+            property: v.property.clone(),
+            report,
+            token,
+            replay: cmd,
+            graph: v.graph.as_ref().map(|g| g.dot(self.graph)),
+        }
     }
-    .encode();
-    let cmd = replay_command(s, &token);
-    let v = f.violation();
-    let report = report::render(
-        &header(s, spec, f.execution),
-        v,
-        &f.run.steps,
-        &f.run.names,
-        &cmd,
-    );
-    Found {
-        property: v.property.clone(),
-        report,
-        token,
-        replay: cmd,
-        graph: v
-            .graph
-            .as_ref()
-            .map(|g| g.dot(&format!("{} engine {engine_no}", s.name))),
+
+    /// Replays schedule token `t` of `model` under `bounds(engine number)`: the report
+    /// the recorded one was, if the model still follows it.
+    pub(crate) fn replay(
+        &self,
+        model: ModelFn,
+        t: &Token,
+        bounds: &Bounds,
+    ) -> Result<Replayed, Error> {
+        let mut f = explore::replay(model, t.steps.clone(), bounds)?;
+        f.execution = t.execution;
+        if f.run.violation.is_none() {
+            f.run.violation = Some(crate::report::Violation::new(
+                Property::Diverged,
+                format!(
+                    "the replay ran to the end after {} steps without a violation",
+                    f.run.steps.len()
+                ),
+            ));
+        }
+        let diverged = f.violation().property == Property::Diverged;
+        let same = !diverged && schedule::check(&f.run.steps) == t.check;
+        if !diverged && !same {
+            let v = crate::report::Violation::new(
+                Property::Diverged,
+                format!(
+                    "the replay followed all {} steps, but they differ from the recorded ones (check {:08x}, recorded {:08x}): the model changed",
+                    f.run.steps.len(),
+                    schedule::check(&f.run.steps),
+                    t.check
+                ),
+            );
+            f.run.violation = Some(v);
+        }
+        let report = report::render(
+            &(self.header)(t.execution),
+            f.violation(),
+            &f.run.steps,
+            &f.run.names,
+            &(self.replay)(&t.encode()),
+        );
+        Ok(Replayed {
+            report,
+            reproduced: same,
+        })
     }
 }
 
@@ -310,45 +351,13 @@ pub fn replay(s: &Scenario, token: &str) -> Result<Replayed, Error> {
             s.engines.len()
         )));
     }
-    let model = s.model.build(&s.variant, &s.params);
-    let mut f = explore::replay(model, t.steps.clone(), &s.bounds(&s.engines[t.engine - 1]))?;
-    f.execution = t.execution;
-    if f.run.violation.is_none() {
-        f.run.violation = Some(crate::report::Violation::new(
-            Property::Diverged,
-            format!(
-                "the replay ran to the end after {} steps without a violation",
-                f.run.steps.len()
-            ),
-        ));
-    }
-    let diverged = f.violation().property == Property::Diverged;
-    let same = !diverged && schedule::check(&f.run.steps) == t.check;
-    if !diverged && !same {
-        let v = crate::report::Violation::new(
-            Property::Diverged,
-            format!(
-                "the replay followed all {} steps, but they differ from the recorded ones (check {:08x}, recorded {:08x}): the model changed",
-                f.run.steps.len(),
-                schedule::check(&f.run.steps),
-                t.check
-            ),
-        );
-        f.run.violation = Some(v);
-    }
     let spec = &s.engines[t.engine - 1];
-    let cmd = replay_command(s, &t.encode());
-    let report = report::render(
-        &header(s, spec, t.execution),
-        f.violation(),
-        &f.run.steps,
-        &f.run.names,
-        &cmd,
-    );
-    Ok(Replayed {
-        report,
-        reproduced: same,
-    })
+    let origin = Origin {
+        header: &|execution| header(s, spec, execution),
+        replay: &|token| replay_command(s, token),
+        graph: &s.name,
+    };
+    origin.replay(s.model.build(&s.variant, &s.params), &t, &s.bounds(spec))
 }
 
 /// A model's network side, built for the scenario's variant and parameters.
@@ -559,25 +568,13 @@ impl SeedStats {
     }
 }
 
-/// The same engine with another seed; `None` for engines without one.
-fn reseeded(e: &Engine, seed: u64) -> Option<Engine> {
-    match e {
-        Engine::Random { .. } => Some(Engine::Random { seed }),
-        Engine::Pct { depth, .. } => Some(Engine::Pct {
-            seed,
-            depth: *depth,
-        }),
-        _ => None,
-    }
-}
-
 /// Runs engine `engine_no` of a scenario once per seed in `seeds`, on `jobs` threads;
 /// `None` if that engine takes no seed. A seed counts as finding only the expected
 /// violation. Each seed's exploration is its own, so the counts (in `seeds` order) are
 /// the same for any `jobs`, and for any split of the seeds across machines.
 pub fn seed_stats(s: &Scenario, engine_no: usize, seeds: &[u64], jobs: usize) -> Option<SeedStats> {
     let base = &s.engines[engine_no - 1].engine;
-    reseeded(base, 0)?;
+    base.reseeded(0)?;
     let next = std::sync::atomic::AtomicUsize::new(0);
     let done = std::sync::Mutex::new(Vec::new());
     std::thread::scope(|scope| {
@@ -588,7 +585,7 @@ pub fn seed_stats(s: &Scenario, engine_no: usize, seeds: &[u64], jobs: usize) ->
                     let Some(&seed) = seeds.get(i) else { break };
                     let mut one = s.clone();
                     one.engines[engine_no - 1].engine =
-                        reseeded(base, seed).expect("checked: a seeded engine");
+                        base.reseeded(seed).expect("checked: a seeded engine");
                     let r = run_engine(&one, engine_no, None);
                     let hit = r.found.is_some() && r.verdict == Verdict::Ok;
                     let mut d = done.lock().unwrap_or_else(|e| e.into_inner());

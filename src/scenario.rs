@@ -100,7 +100,7 @@ impl Scenario {
             max_steps: self.max_steps,
             time_limit: self.time_limit,
             threads: self.threads,
-            part: self.part.filter(|_| spec.engine == Engine::Dpor),
+            part: self.part.filter(|_| spec.engine.splits()),
             // A part needs units to be one: a run with no cut is cut for it.
             split: match self.part {
                 Some(_) => spec.split.max(crate::engine::DPOR_PART_SPLIT),
@@ -272,16 +272,6 @@ struct RawEngine {
     max_latency: Option<Spanned<String>>,
     faults: Option<Spanned<String>>,
 }
-
-pub const ENGINE_KINDS: [&str; 7] = [
-    "dpor",
-    "loom",
-    "shuttle-random",
-    "shuttle-pct",
-    "shuttle-dfs",
-    "shuttle-stateful",
-    "turmoil",
-];
 
 /// The scenario files under `paths`, each directory's sorted by path. A directory is
 /// searched with its subdirectories (`goker/`), except one named `long`: the
@@ -537,7 +527,7 @@ pub fn parse(path: &str, text: &str) -> Result<Scenario, ScenarioError> {
             "the scenario names no engine",
             Some(format!(
                 "add an [[engine]] table with kind = one of {}",
-                ENGINE_KINDS.join(", ")
+                crate::explore::KINDS.join(", ")
             )),
         ));
     };
@@ -968,7 +958,7 @@ fn parse_engine(
             return Err(cx.err(
                 e.kind.span(),
                 format!("unknown engine `{other}`"),
-                Some(format!("engines: {}", ENGINE_KINDS.join(", "))),
+                Some(format!("engines: {}", crate::explore::KINDS.join(", "))),
             ));
         }
     };

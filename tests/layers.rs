@@ -163,3 +163,68 @@ fn world_names_no_engine() {
         }
     }
 }
+
+/// An engine is picked in one place, `Engine::explore` in `src/engine/`, and what
+/// differs between engines is asked of `Engine` there: outside `engine/`, no match arm
+/// or `matches!` names a thread engine (the scenario parser builds them; turmoil's
+/// network pipeline is a sibling of the thread engines, so it may be told apart).
+#[test]
+fn engines_are_told_apart_only_in_engine() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut files = Vec::new();
+    rust_files(&src, &mut files);
+    let mut arms = 0;
+    for f in files.iter().filter(|f| !f.starts_with(src.join("engine"))) {
+        let code = without_comments(&std::fs::read_to_string(f).expect("readable"));
+        let lines: Vec<&str> = code.lines().collect();
+        for (i, line) in lines.iter().enumerate() {
+            for v in ["Loom", "Random", "Pct", "Dfs", "Stateful", "Dpor"] {
+                let name = format!("Engine::{v}");
+                let Some(at) = line.find(&name) else { continue };
+                // A pattern: the name (with its `{ .. }`) is followed by `=>`, `|` or
+                // a guard; `matches!` and `if let` test one.
+                let rest: String = lines[i..lines.len().min(i + 6)].join(" ");
+                let arm = is_pattern(&rest[at + name.len()..]);
+                let tested = line.contains("matches!(") || line.contains("if let");
+                assert!(
+                    !(arm || tested),
+                    "{}:{}: tells {name} apart: ask `Engine` (src/engine/mod.rs) instead",
+                    f.display(),
+                    i + 1
+                );
+                arms += 1;
+            }
+        }
+    }
+    // The scan looked at something: the parser and the defaults name engines.
+    assert!(arms >= 5, "{arms}");
+}
+
+/// Whether the text after an enum variant's name makes it a match pattern.
+fn is_pattern(after: &str) -> bool {
+    let mut t = after.trim_start();
+    if let Some(body) = t.strip_prefix('{') {
+        let mut depth = 1;
+        let end = body.char_indices().find(|&(_, c)| {
+            depth += match c {
+                '{' => 1,
+                '}' => -1,
+                _ => 0,
+            };
+            depth == 0
+        });
+        let Some((k, _)) = end else { return false };
+        t = body[k + 1..].trim_start();
+    }
+    t.starts_with("=>") || t.starts_with('|') || t.starts_with("if ")
+}
+
+#[test]
+fn the_arm_scan_tells_patterns_from_values() {
+    assert!(is_pattern(" { seed } => 1,"));
+    assert!(is_pattern(" | Engine::Dfs => 2"));
+    assert!(is_pattern(" => 3"));
+    assert!(!is_pattern(" } \"shuttle-random\" => {"));
+    assert!(!is_pattern(" { seed: 3 }, Engine::Dfs => x"));
+    assert!(!is_pattern(",\n split: 0"));
+}

@@ -5,7 +5,13 @@
 //! is one more level of the search, with as many branches as it has alternatives, so
 //! the search is exhaustive over both.
 
+use super::{Body, Budget, Explored};
 use shuttle::scheduler::{Schedule, Scheduler, Task, TaskId};
+
+/// `shuttle-dfs`: every schedule and every choice, with no reduction.
+pub(crate) fn explore(budget: &Budget, body: Body) -> Result<Explored, String> {
+    super::shuttle_engine::run(Dfs::default(), true, budget, body, None)
+}
 
 #[derive(Debug, Default)]
 pub(crate) struct Dfs {

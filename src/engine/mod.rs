@@ -1,4 +1,5 @@
-//! The engines: loom (exhaustive), shuttle (random, PCT, DFS) and replay.
+//! The engines: dpor and loom (exhaustive), shuttle's random, PCT, DFS and stateful
+//! searches, turmoil for the network side; and replay.
 //!
 //! This layer knows nothing of Go or of any model. It offers the handful of things the
 //! world needs from a scheduler: spawn and join a thread, park and unpark one, and a
@@ -12,6 +13,7 @@ pub(crate) mod shuttle_engine;
 pub(crate) mod stateful;
 pub(crate) mod turmoil_engine;
 
+use crate::net;
 use std::sync::atomic::Ordering::SeqCst;
 
 /// `dpor`'s default cut: none, one unit (the whole tree, explored by one thread).
@@ -25,7 +27,192 @@ pub const DPOR_PART_SPLIT: u32 = 4;
 /// loom's limit on threads per execution, main included (`loom::MAX_THREADS`).
 pub(crate) const LOOM_MAX_THREADS: usize = loom::MAX_THREADS;
 
-/// Which scheduler runs the current execution.
+/// An engine with its settings: the one description of an engine, from the scenario
+/// file to the report. [`Engine::explore`] is the one place an engine is picked; each
+/// engine's policy is in its own file beside this one.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Engine {
+    /// Exhaustive (DPOR). `preemption_bound: None` explores every interleaving.
+    Loom {
+        preemption_bound: Option<usize>,
+        max_branches: usize,
+    },
+    /// Uniformly random schedules from a seed.
+    Random { seed: u64 },
+    /// Probabilistic concurrency testing from a seed, bug depth `depth`.
+    Pct { seed: u64, depth: usize },
+    /// Depth-first search on shuttle over every schedule and every select choice (no
+    /// partial-order reduction): `engine::dfs`.
+    Dfs,
+    /// `Dfs` that stops wherever it meets a state it has explored (`engine::stateful`):
+    /// exhaustive, as a proof needs, over states instead of schedules.
+    Stateful,
+    /// stalemate's own optimal DPOR (`engine::dpor`): exhaustive, one execution per
+    /// class of equivalent interleavings.
+    Dpor,
+    /// turmoil simulations of a model's network side, one per seed
+    /// (`engine::turmoil_engine`); see [`explore_net`].
+    Turmoil(net::Settings),
+}
+
+/// Every engine's name in scenario files and on the command line.
+pub const KINDS: [&str; 7] = [
+    "dpor",
+    "loom",
+    "shuttle-random",
+    "shuttle-pct",
+    "shuttle-dfs",
+    "shuttle-stateful",
+    "turmoil",
+];
+
+/// How one exploration is shared among threads and machines (`dpor` only; the other
+/// engines run on one thread, the whole tree).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Sharing {
+    /// Threads exploring the tree together.
+    pub threads: usize,
+    /// Part `k` of `n`, or the whole tree.
+    pub part: Option<(u32, u32)>,
+    /// The depth of the cut that makes units (`dpor::split`).
+    pub split: u32,
+}
+
+impl Sharing {
+    /// One thread, the whole tree, no cut.
+    pub(crate) const ONE: Sharing = Sharing {
+        threads: 1,
+        part: None,
+        split: DPOR_SPLIT,
+    };
+}
+
+impl Engine {
+    /// The name used in scenario files (one of [`KINDS`]).
+    pub fn kind_name(&self) -> &'static str {
+        match self {
+            Engine::Loom { .. } => "loom",
+            Engine::Random { .. } => "shuttle-random",
+            Engine::Pct { .. } => "shuttle-pct",
+            Engine::Dfs => "shuttle-dfs",
+            Engine::Stateful => "shuttle-stateful",
+            Engine::Dpor => "dpor",
+            Engine::Turmoil(_) => "turmoil",
+        }
+    }
+
+    /// Every setting, for reports and summaries.
+    pub fn describe(&self) -> String {
+        match self {
+            Engine::Loom {
+                preemption_bound,
+                max_branches,
+            } => {
+                let b = preemption_bound.map_or("none".to_string(), |b| b.to_string());
+                format!("loom (preemption bound {b}, max branches {max_branches})")
+            }
+            Engine::Random { seed } => format!("shuttle-random (seed {seed})"),
+            Engine::Pct { seed, depth } => format!("shuttle-pct (seed {seed}, depth {depth})"),
+            Engine::Dfs => "shuttle-dfs".to_string(),
+            Engine::Stateful => "shuttle-stateful (visited states)".to_string(),
+            Engine::Dpor => "dpor (optimal DPOR)".to_string(),
+            Engine::Turmoil(s) => s.describe(),
+        }
+    }
+
+    /// Only an exhaustive engine with no bound can call a pass a proof.
+    pub fn proves(&self) -> bool {
+        matches!(
+            self,
+            Engine::Loom {
+                preemption_bound: None,
+                ..
+            } | Engine::Stateful
+                | Engine::Dpor
+        )
+    }
+
+    /// The runtime whose threads run an execution's goroutines: loom's, or shuttle's
+    /// (every other thread engine schedules shuttle's tasks). `None`: turmoil runs a
+    /// model's network side, not its goroutines.
+    pub(crate) fn runtime(&self) -> Option<Kind> {
+        match self {
+            Engine::Loom { .. } => Some(Kind::Loom),
+            Engine::Turmoil(_) => None,
+            _ => Some(Kind::Shuttle),
+        }
+    }
+
+    /// What an exhausted search covered: a proof's words only for the engines that
+    /// prove ([`Engine::proves`]).
+    pub(crate) fn exhausted(&self) -> String {
+        match self {
+            Engine::Loom {
+                preemption_bound: Some(b),
+                ..
+            } => format!("every interleaving with at most {b} preemptions"),
+            Engine::Loom { .. } | Engine::Dpor => {
+                "every interleaving (proven for these parameters)".into()
+            }
+            Engine::Stateful => "every reachable state (proven for these parameters)".into(),
+            _ => "the search space is exhausted".into(),
+        }
+    }
+
+    /// Whether one exploration's tree can be cut into parts, for threads and shards.
+    pub(crate) fn splits(&self) -> bool {
+        *self == Engine::Dpor
+    }
+
+    /// The same engine from another seed; `None` for the engines that take none.
+    pub(crate) fn reseeded(&self, seed: u64) -> Option<Engine> {
+        match self {
+            Engine::Random { .. } => Some(Engine::Random { seed }),
+            Engine::Pct { depth, .. } => Some(Engine::Pct {
+                seed,
+                depth: *depth,
+            }),
+            _ => None,
+        }
+    }
+
+    /// Runs `body` once per execution the engine chooses, within `budget`, until one
+    /// finds a violation, the tree is done or the budget is spent.
+    pub(crate) fn explore(
+        &self,
+        sharing: Sharing,
+        budget: &Budget,
+        body: Body,
+    ) -> Result<Explored, String> {
+        match self {
+            Engine::Loom {
+                preemption_bound,
+                max_branches,
+            } => loom_engine::explore(*preemption_bound, *max_branches, budget, body),
+            Engine::Random { seed } => shuttle_engine::random(*seed, budget, body),
+            Engine::Pct { seed, depth } => shuttle_engine::pct(*seed, *depth, budget, body),
+            Engine::Dfs => dfs::explore(budget, body),
+            Engine::Stateful => stateful::explore(budget, body),
+            Engine::Dpor => {
+                let (k, n) = sharing.part.unwrap_or((0, 1));
+                let part = Part {
+                    k,
+                    n,
+                    ..Part::WHOLE
+                };
+                dpor::explore(sharing.threads, part, sharing.split, budget, body)
+            }
+            Engine::Turmoil(_) => Err(TURMOIL_THREADS.into()),
+        }
+    }
+}
+
+/// Why turmoil cannot run a model's goroutines.
+pub(crate) const TURMOIL_THREADS: &str =
+    "turmoil runs a model's network side (explore_net), not its goroutines";
+
+/// The runtime that runs the current execution's threads ([`Engine::runtime`]): what
+/// the world's primitives are built on. Policy belongs to the engine, not to this.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Kind {
     Loom,
@@ -182,7 +369,7 @@ fn switch_between() {
 
 /// The step just taken also touched `points` (found while it ran). Only `dpor` adds
 /// them to the step: loom's points of objects selected together are one already
-/// (`explore::shared_points`), and shuttle's schedulers see no objects.
+/// (`loom_engine::groups`), and shuttle's schedulers see no objects.
 pub(crate) fn also_touched<'a>(kind: Kind, points: impl Iterator<Item = &'a Point>) {
     if kind == Kind::Shuttle && dpor::active() {
         for p in points {
@@ -201,7 +388,7 @@ pub(crate) fn max_threads(kind: Kind) -> Option<usize> {
 
 /// Whether an operation on several objects must find them sharing one point: loom's
 /// DPOR sees one access per step, so objects a select names together are learnt as
-/// groups, the learning execution aborting (see `explore::shared_points`). shuttle's
+/// groups, the learning execution aborting (see `loom_engine::groups`). shuttle's
 /// schedulers and dpor see the whole step.
 pub(crate) fn one_point_per_step(kind: Kind) -> bool {
     kind == Kind::Loom

@@ -1,4 +1,5 @@
-//! Random, PCT and DFS exploration with shuttle.
+//! shuttle's runtime under a scheduler of ours: random and PCT here, `dfs` and
+//! `stateful` beside this file.
 //!
 //! The runner wraps the chosen scheduler so that it can stop the run without a panic:
 //! once an execution has found a violation, or the budget is spent, `new_execution`
@@ -10,21 +11,6 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::Arc;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering::SeqCst};
-
-/// A shuttle strategy, as the scenario gives it.
-#[derive(Clone, Debug)]
-pub(crate) enum Strategy {
-    Random {
-        seed: u64,
-    },
-    Pct {
-        seed: u64,
-        depth: usize,
-    },
-    Dfs,
-    /// DFS that stops at states it has explored (`super::stateful`).
-    Stateful,
-}
 
 #[derive(Default)]
 struct Progress {
@@ -116,39 +102,27 @@ impl<S: Scheduler> Scheduler for Bounded<S> {
     }
 }
 
-pub(crate) fn explore(
-    strategy: &Strategy,
+/// The inner scheduler gets one iteration more than the budget so that "budget
+/// spent" and "scheduler exhausted" stay distinguishable.
+pub(crate) fn schedules(budget: &Budget) -> usize {
+    usize::try_from(budget.max_executions.saturating_add(1)).unwrap_or(usize::MAX)
+}
+
+/// `shuttle-random`: uniformly random schedules and choices from `seed`.
+pub(crate) fn random(seed: u64, budget: &Budget, body: Body) -> Result<Explored, String> {
+    let sched = RandomScheduler::new_from_seed(seed, schedules(budget));
+    run(sched, false, budget, body, None)
+}
+
+/// `shuttle-pct`: probabilistic concurrency testing from `seed`, bug depth `depth`.
+pub(crate) fn pct(
+    seed: u64,
+    depth: usize,
     budget: &Budget,
     body: Body,
 ) -> Result<Explored, String> {
-    // The inner scheduler gets one iteration more than the budget so that
-    // "budget spent" and "scheduler exhausted" stay distinguishable.
-    let n = usize::try_from(budget.max_executions.saturating_add(1)).unwrap_or(usize::MAX);
-    match strategy {
-        Strategy::Random { seed } => run(
-            RandomScheduler::new_from_seed(*seed, n),
-            false,
-            budget,
-            body,
-            None,
-        ),
-        Strategy::Pct { seed, depth } => run(
-            PctScheduler::new_from_seed(*seed, *depth, n),
-            false,
-            budget,
-            body,
-            None,
-        ),
-        Strategy::Dfs => run(super::dfs::Dfs::default(), true, budget, body, None),
-        Strategy::Stateful => {
-            let states = Arc::new(std::sync::atomic::AtomicU64::new(0));
-            let _on = super::stateful::On::new();
-            let sched = super::stateful::Stateful::new(states.clone());
-            let mut e = run(sched, true, budget, body, None)?;
-            e.states = Some(states.load(std::sync::atomic::Ordering::Relaxed));
-            Ok(e)
-        }
-    }
+    let sched = PctScheduler::new_from_seed(seed, depth, schedules(budget));
+    run(sched, false, budget, body, None)
 }
 
 /// Runs `inner` under shuttle until a violation, exhaustion or the budget; `started`

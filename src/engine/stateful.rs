@@ -10,11 +10,22 @@
 //! from the start, as `dfs` does, and asks for fingerprints only past the replayed part.
 
 use super::dfs::Dfs;
+use super::{Body, Budget, Explored};
 use shuttle::scheduler::{Schedule, Scheduler, Task, TaskId};
 use std::collections::HashSet;
 use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+
+/// `shuttle-stateful`: `dfs` that stops wherever it meets a state it has explored.
+pub(crate) fn explore(budget: &Budget, body: Body) -> Result<Explored, String> {
+    let states = Arc::new(AtomicU64::new(0));
+    let _on = On::new();
+    let mut e =
+        super::shuttle_engine::run(Stateful::new(states.clone()), true, budget, body, None)?;
+    e.states = Some(states.load(Relaxed));
+    Ok(e)
+}
 
 /// The set's keys are fingerprints already: hashing them again is wasted work.
 #[derive(Default)]

@@ -45,7 +45,7 @@ pub(crate) struct Options {
     pub check_races: bool,
     /// Replay: the goroutine that takes each step, in order, and the cases it chose.
     pub replay: Option<Vec<Turn>>,
-    /// Objects (by name) that share one engine point: see `explore::shared_points`.
+    /// Objects (by name) that share one engine point: see `loom_engine::groups`.
     pub shared: Arc<BTreeMap<String, usize>>,
     /// Record `Execution::joint` and go on past an operation spanning two points
     /// (loom's first execution only: see `explore::drive`).
@@ -481,7 +481,7 @@ impl World {
     /// channel; its wake-up takes it off every queue), and loom would take those
     /// changes to be independent of the earlier points' other accesses. So an
     /// operation whose objects have different points abandons the execution and asks
-    /// for an exploration with those objects in one group (`explore::shared_points`).
+    /// for an exploration with those objects in one group (`loom_engine::groups`).
     fn touch(&self, objs: &[&Obj]) {
         // Each point once: the first object that has it touches it.
         let firsts = || {
