@@ -602,3 +602,44 @@ fn after_func_runs_unless_stopped_and_stop_says_so() {
         proven(&["--time", time, "tests/kernels/afterfunc_timeout_fixed.go"]);
     }
 }
+
+/// `log.Fatal` prints and ends the program with status 1 (a finding of its own,
+/// `violation:exit`, and main's deferred call does not run); `log.Panic` prints and
+/// panics with its message after the deferred calls.
+#[test]
+fn log_fatal_exits_and_log_panic_panics() {
+    let t = found(
+        &["tests/kernels/log_fatal.go"],
+        "violation:exit",
+        &[
+            "log.Fatalf: no reply before the deadline (1 goroutines waited) (the program exits with status 1)",
+            "close deadline",
+        ],
+    );
+    assert!(!t.contains("deferred in main"), "{t}");
+    replayed(&t, "stalemate replay");
+    let t = found(
+        &["tests/kernels/log_panic.go"],
+        "violation:panic",
+        &["panic: bad state 7", "deferred call ran"],
+    );
+    // The deferred call runs before the panic ends the program.
+    let (ran, broke) = (t.find("deferred call ran"), t.find("property panic broken"));
+    assert!(ran.is_some() && ran < broke, "{t}");
+}
+
+/// An interface embedding interfaces (declared ones, and io's) has the union of their
+/// methods: calls, assertions and type switches see it (a self-checking kernel,
+/// proven); a Service that embeds Starter and Stopper, whose Stop waits for a loop
+/// that returned, is found.
+#[test]
+fn interfaces_embedding_interfaces_have_every_method() {
+    proven(&["tests/kernels/embedded_interface.go"]);
+    found(
+        &["tests/kernels/embedded_interface_stop.go"],
+        "deadlock",
+        &[
+            "main in main at embedded_interface_stop.go:40 > (*server).Stop at embedded_interface_stop.go:33 waits for send on channel server.stop (unbuffered)",
+        ],
+    );
+}

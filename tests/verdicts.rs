@@ -307,6 +307,11 @@ fn constructs_outside_the_subset_are_refused_before_running() {
             "unsupported_tick.go:7:2:",
             "time.Tick is outside the Go subset stalemate interprets",
         ),
+        (
+            "unsupported_embed_struct.go",
+            "unsupported_embed_struct.go:6:2:",
+            "embedding T, which is not an interface",
+        ),
     ] {
         let path = format!("tests/kernels/{kernel}");
         let o = stalemate(&["check", &path]);

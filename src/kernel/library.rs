@@ -68,7 +68,13 @@ pub const PACKAGES: &[(&str, &[&str])] = &[
             "ReadWriteCloser",
         ],
     ),
-    ("log", &["Print", "Printf", "Println"]),
+    (
+        "log",
+        &[
+            "Print", "Printf", "Println", "Fatal", "Fatalf", "Fatalln", "Panic", "Panicf",
+            "Panicln",
+        ],
+    ),
     (
         "sync/atomic",
         &[

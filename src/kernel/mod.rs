@@ -75,6 +75,10 @@ pub const PROPERTIES: &[(&str, &str)] = &[
         "test-failed",
         "the kernel's test called t.Error, t.Errorf, t.Fatal or t.Fatalf",
     ),
+    (
+        "exit",
+        "the kernel called log.Fatal, log.Fatalf or log.Fatalln: Go exits with status 1",
+    ),
 ];
 
 /// Parses and checks the kernel at `path` (shown as given) for entry `entry`; with

@@ -11,6 +11,9 @@ use tree_sitter::Node;
 
 struct P<'a> {
     src: &'a [u8],
+    /// A type declaration's type is being parsed: only there may an interface embed
+    /// (`embedded` resolves the declared types).
+    declaring: std::cell::Cell<bool>,
     path: &'a str,
     /// `// stalemate:name X` comments, by line.
     names: BTreeMap<u32, String>,
@@ -71,6 +74,7 @@ pub fn parse(path: &str, text: &str) -> R<File> {
     let root = tree.root_node();
     let mut p = P {
         src: text.as_bytes(),
+        declaring: std::cell::Cell::new(false),
         path,
         names: BTreeMap::new(),
         outer: String::new(),
@@ -122,8 +126,10 @@ pub fn parse(path: &str, text: &str) -> R<File> {
                         return Err(p.outside(s, "this type declaration (aliases, generics)"));
                     }
                     let name = p.text(p.field(s, "name")?).to_string();
-                    let ty = p.ty(p.field(s, "type")?)?;
-                    file.types.push((name, ty, pos(s)));
+                    p.declaring.set(true);
+                    let ty = p.ty(p.field(s, "type")?);
+                    p.declaring.set(false);
+                    file.types.push((name, ty?, pos(s)));
                 }
             }
             "const_declaration" => {
@@ -170,7 +176,113 @@ pub fn parse(path: &str, text: &str) -> R<File> {
             k => return Err(p.outside(n, &format!("a top-level {k}"))),
         }
     }
+    embedded(&mut file)?;
     Ok(file)
+}
+
+/// Marks an embedded interface's name in `Type::Interface` until `embedded` resolves it.
+const EMBED: &str = "=";
+
+/// The mark of an embedded interface `name` at `p`: `=name@line:col`.
+fn embed_mark(name: &str, p: Pos) -> String {
+    format!("{EMBED}{name}@{}:{}", p.line, p.col)
+}
+
+/// An embedded interface's name and where it is embedded, from its mark.
+fn embed_of(mark: &str) -> Option<(&str, Pos)> {
+    let (name, at) = mark.strip_prefix(EMBED)?.rsplit_once('@')?;
+    let (line, col) = at.split_once(':')?;
+    Some((
+        name,
+        Pos {
+            line: line.parse().ok()?,
+            col: col.parse().ok()?,
+        },
+    ))
+}
+
+/// The methods of the library's interfaces a kernel may embed.
+const LIBRARY_INTERFACES: [(&str, &[&str]); 8] = [
+    ("error", &["Error"]),
+    ("io.Reader", &["Read"]),
+    ("io.Writer", &["Write"]),
+    ("io.Closer", &["Close"]),
+    ("io.ReadCloser", &["Read", "Close"]),
+    ("io.WriteCloser", &["Write", "Close"]),
+    ("io.ReadWriter", &["Read", "Write"]),
+    ("io.ReadWriteCloser", &["Read", "Write", "Close"]),
+];
+
+/// Replaces each embedded interface by its methods, as Go's method sets union them:
+/// a declared interface (itself resolved first) or one of the library's. Anything
+/// else embedded is refused at the declaration that embeds it.
+fn embedded(file: &mut File) -> R<()> {
+    type Found = Result<Vec<String>, (Pos, String)>;
+    fn methods(file: &File, name: &str, at: Pos, seen: &mut Vec<String>) -> Found {
+        if let Some((_, ms)) = LIBRARY_INTERFACES.iter().find(|(n, _)| *n == name) {
+            return Ok(ms.iter().map(|m| m.to_string()).collect());
+        }
+        let Some((_, Type::Interface(ms), _)) = file.types.iter().find(|(n, ..)| n == name) else {
+            return Err((at, format!("embedding {name}, which is not an interface")));
+        };
+        if seen.iter().any(|s| s == name) {
+            return Err((at, format!("interface {name} embeds itself")));
+        }
+        seen.push(name.to_string());
+        let mut out = Vec::new();
+        for m in ms {
+            match embed_of(m) {
+                Some((e, at)) => out.extend(methods(file, e, at, seen)?),
+                None => out.push(m.clone()),
+            }
+        }
+        seen.pop();
+        Ok(out)
+    }
+    fn resolve(file: &File, t: &Type) -> Result<Type, (Pos, String)> {
+        Ok(match t {
+            Type::Interface(ms) => {
+                let mut out: Vec<String> = Vec::new();
+                for m in ms {
+                    let add = match embed_of(m) {
+                        Some((e, at)) => methods(file, e, at, &mut Vec::new())?,
+                        None => vec![m.clone()],
+                    };
+                    for a in add {
+                        if !out.contains(&a) {
+                            out.push(a);
+                        }
+                    }
+                }
+                Type::Interface(out)
+            }
+            Type::Struct(fs) => Type::Struct(
+                fs.iter()
+                    .map(|f| {
+                        Ok(Field {
+                            name: f.name.clone(),
+                            ty: resolve(file, &f.ty)?,
+                        })
+                    })
+                    .collect::<Result<_, _>>()?,
+            ),
+            other => other.clone(),
+        })
+    }
+    let mut done = Vec::new();
+    for (name, t, at) in &file.types {
+        let r = resolve(file, t).map_err(|(p, m)| {
+            KernelError::at(
+                &file.path,
+                p,
+                m,
+                Some("an interface may embed the interfaces the kernel declares, error, and io's (Reader, Writer, Closer and their unions)".into()),
+            )
+        })?;
+        done.push((name.clone(), r, *at));
+    }
+    file.types = done;
+    Ok(())
 }
 
 impl<'a> P<'a> {
@@ -313,12 +425,27 @@ impl<'a> P<'a> {
             "interface_type" => {
                 let mut ms = Vec::new();
                 for m in kids(n) {
-                    if m.kind() != "method_elem" {
-                        return Err(
-                            self.outside(m, "an interface with embedded types or constraints")
-                        );
+                    match (m.kind(), kids(m).as_slice()) {
+                        ("method_elem", _) => {
+                            ms.push(self.text(self.field(m, "name")?).to_string())
+                        }
+                        // An embedded interface, by name: resolved once every type is
+                        // known (`embedded`), marked until then.
+                        ("type_elem", _) if !self.declaring.get() => {
+                            return Err(self.outside(
+                                m,
+                                "an embedded interface outside a type declaration (declare the interface as a type)",
+                            ));
+                        }
+                        ("type_elem", [t]) => match self.ty(*t)? {
+                            Type::Name(e) => ms.push(embed_mark(&e, pos(m))),
+                            Type::Pkg(pkg, e) => ms.push(embed_mark(&format!("{pkg}.{e}"), pos(m))),
+                            _ => return Err(self.outside(m, "a constraint in an interface")),
+                        },
+                        _ => {
+                            return Err(self.outside(m, "a constraint in an interface"));
+                        }
                     }
-                    ms.push(self.text(self.field(m, "name")?).to_string());
                 }
                 Type::Interface(ms)
             }

@@ -458,6 +458,22 @@ impl<'a> I<'a> {
                 self.go.note(join_go(&args));
                 Value::Nil
             }
+            // Go prints, then os.Exit(1): the program ends there, its deferred calls
+            // unrun; a finding of its own, not a panic.
+            ("log", "Fatal" | "Fatalf" | "Fatalln") => {
+                let msg = log_text(name, &args);
+                self.go.note(format!("log.{name}: {msg}"));
+                self.go.check("exit", false, || {
+                    format!("log.{name}: {msg} (the program exits with status 1)")
+                });
+                Value::Nil
+            }
+            // Go prints, then panics with the message: deferred calls run.
+            ("log", "Panic" | "Panicf" | "Panicln") => {
+                let msg = log_text(name, &args);
+                self.go.note(format!("log.{name}: {msg}"));
+                return Err(Panic(msg));
+            }
             ("context", "Background") | ("context", "TODO") => Value::Ctx(Arc::new(Ctx {
                 done: None,
                 err: Mutex::new(None),
@@ -543,5 +559,14 @@ impl<'a> I<'a> {
         for c in children {
             self.cancel(&c, err.clone());
         }
+    }
+}
+
+/// What `log.Fatalf`-style (formatting) and `log.Fatal`-style (joining) calls print.
+fn log_text(name: &str, args: &[Value]) -> String {
+    if name.ends_with('f') {
+        format_go(args).trim_end().to_string()
+    } else {
+        join_go(args)
     }
 }

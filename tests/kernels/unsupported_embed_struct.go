@@ -1,0 +1,10 @@
+package main
+
+type T struct{ n int }
+
+type I interface {
+	T
+	Run()
+}
+
+func main() {}
