@@ -23,6 +23,18 @@ pub enum Type {
     /// The method names.
     Interface(Vec<String>),
     Func,
+    /// `[n]T`: a value, copied by a store like a struct.
+    Array(ArrayLen, Box<Type>),
+}
+
+/// An array type's length: a constant Go can evaluate where the type is written.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ArrayLen {
+    N(i64),
+    /// A constant the kernel declares (a parameter, possibly).
+    Const(String),
+    /// `[...]T{...}`: as many as the literal has.
+    Implicit,
 }
 
 #[derive(Clone, Debug, PartialEq)]

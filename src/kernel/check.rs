@@ -84,7 +84,9 @@ fn declared_members(t: &Type, into: &mut BTreeSet<String>) {
             }
         }
         Type::Interface(ms) => into.extend(ms.iter().cloned()),
-        Type::Ptr(x) | Type::Slice(x) | Type::Chan(x) => declared_members(x, into),
+        Type::Ptr(x) | Type::Slice(x) | Type::Chan(x) | Type::Array(_, x) => {
+            declared_members(x, into)
+        }
         Type::Map(k, v) => {
             declared_members(k, into);
             declared_members(v, into);

@@ -449,9 +449,24 @@ impl<'a> P<'a> {
                 }
                 Type::Interface(ms)
             }
-            "array_type" | "implicit_length_array_type" => {
-                return Err(self.outside(n, "an array type (use a slice)"));
+            "array_type" => {
+                let len = self.field(n, "length")?;
+                let len = match len.kind() {
+                    "int_literal" => ArrayLen::N(self.int_literal(len)?),
+                    "identifier" => ArrayLen::Const(self.text(len).to_string()),
+                    _ => {
+                        return Err(self.outside(
+                            len,
+                            "an array length other than an integer or a declared constant",
+                        ));
+                    }
+                };
+                Type::Array(len, Box::new(self.ty(self.field(n, "element")?)?))
             }
+            "implicit_length_array_type" => Type::Array(
+                ArrayLen::Implicit,
+                Box::new(self.ty(self.field(n, "element")?)?),
+            ),
             k => return Err(self.outside(n, &format!("the type {k}"))),
         })
     }
@@ -876,6 +891,18 @@ impl<'a> P<'a> {
         Ok(self.at(kind, p))
     }
 
+    fn int_literal(&self, n: Node) -> R<i64> {
+        let t = self.text(n).replace('_', "");
+        let v = if let Some(h) = t.strip_prefix("0x").or_else(|| t.strip_prefix("0X")) {
+            i64::from_str_radix(h, 16)
+        } else if let Some(o) = t.strip_prefix("0o") {
+            i64::from_str_radix(o, 8)
+        } else {
+            t.parse()
+        };
+        v.map_err(|_| self.err(n, format!("integer {t} does not fit int64"), None))
+    }
+
     fn expr(&mut self, n: Node) -> R<Expr> {
         let p = pos(n);
         let b = |e: Expr| Box::new(e);
@@ -885,17 +912,7 @@ impl<'a> P<'a> {
             }
             "true" | "false" => E::Ident(n.kind().to_string()),
             "nil" => E::Nil,
-            "int_literal" => {
-                let t = self.text(n).replace('_', "");
-                let v = if let Some(h) = t.strip_prefix("0x").or_else(|| t.strip_prefix("0X")) {
-                    i64::from_str_radix(h, 16)
-                } else if let Some(o) = t.strip_prefix("0o") {
-                    i64::from_str_radix(o, 8)
-                } else {
-                    t.parse()
-                };
-                E::Int(v.map_err(|_| self.err(n, format!("integer {t} does not fit int64"), None))?)
-            }
+            "int_literal" => E::Int(self.int_literal(n)?),
             "rune_literal" => {
                 let t = self.text(n).trim_matches('\'');
                 E::Int(unescape(t).chars().next().map_or(0, |c| c as i64))

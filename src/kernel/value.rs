@@ -79,6 +79,9 @@ pub struct Slice {
     pub off: usize,
     pub len: usize,
     pub cap: usize,
+    /// An array (`[n]T`): the whole of `arr`, copied by a store; slicing it gives a
+    /// slice of the same elements.
+    pub array: bool,
 }
 
 /// A map key: Go's comparable basic types. Maps iterate in key order (Go's order is
@@ -188,9 +191,17 @@ impl Value {
         Value::Str(Arc::from(s))
     }
 
-    /// The value a store puts in a new place: structs are copied, field by field.
+    /// The value a store puts in a new place: structs are copied, field by field, and
+    /// arrays element by element.
     pub fn copy(&self) -> Value {
         match self {
+            Value::Slice(s) if s.array => {
+                let xs: Vec<Value> = lock(&s.arr).iter().map(Value::copy).collect();
+                Value::Slice(Slice {
+                    arr: Arc::new(Mutex::new(xs)),
+                    ..s.clone()
+                })
+            }
             Value::Struct(s) => Value::Struct(Arc::new(Struct {
                 ty: s.ty.clone(),
                 names: s.names.clone(),
@@ -223,6 +234,18 @@ impl Value {
                 for (x, y) in a.fields.iter().zip(&b.fields) {
                     let (x, y) = (lock(x).clone(), lock(y).clone());
                     if !x.equals(&y)? {
+                        return Some(false);
+                    }
+                }
+                true
+            }
+            (Slice(a), Slice(b)) if a.array && b.array => {
+                let (x, y) = (lock(&a.arr).clone(), lock(&b.arr).clone());
+                if x.len() != y.len() {
+                    return Some(false);
+                }
+                for (x, y) in x.iter().zip(&y) {
+                    if !x.equals(y)? {
                         return Some(false);
                     }
                 }

@@ -139,6 +139,7 @@ impl<'a> I<'a> {
                             off: s.off + lo,
                             len: hi - lo,
                             cap: s.cap - lo,
+                            array: false,
                         }))
                     }
                     Value::Nil => Ok(Value::Nil),
@@ -275,6 +276,34 @@ impl<'a> I<'a> {
                     .collect::<R<_>>()?;
                 Ok(slice_of(vs))
             }
+            Type::Array(len, elem) => {
+                // Elements in order, or at the index their key gives; the rest zero.
+                let mut at: BTreeMap<usize, Value> = BTreeMap::new();
+                let mut next = 0;
+                for (k, v) in elems {
+                    if let Some(k) = k {
+                        next = usize::try_from(int(&self.eval(k, env)?)?)
+                            .map_err(|_| rt_err("array index out of range"))?;
+                    }
+                    at.insert(next, self.eval(v, env)?.copy());
+                    next += 1;
+                }
+                let n = match len {
+                    ArrayLen::Implicit => at.keys().next_back().map_or(0, |k| k + 1),
+                    _ => self.array_len(&len)?,
+                };
+                if at.keys().next_back().is_some_and(|k| *k >= n) {
+                    return Err(rt_err(format!("array index out of bounds [{n}]")));
+                }
+                let mut vs = Vec::with_capacity(n);
+                for i in 0..n {
+                    vs.push(match at.remove(&i) {
+                        Some(v) => v,
+                        None => self.zero(&elem, None, p)?,
+                    });
+                }
+                Ok(array_of(vs))
+            }
             Type::Map(..) => {
                 let mut m = BTreeMap::new();
                 for (k, v) in elems {
@@ -381,8 +410,28 @@ impl<'a> I<'a> {
                 _ => Value::Nil,
             },
             Type::Struct(_) => self.composite(t, &[], &self.rt.globals, p)?,
+            Type::Array(len, elem) => {
+                let mut vs = Vec::new();
+                for i in 0..self.array_len(len)? {
+                    vs.push(self.zero(elem, Some(format!("{}[{i}]", name())), p)?);
+                }
+                array_of(vs)
+            }
             _ => Value::Nil,
         })
+    }
+
+    /// The length an array type declares.
+    fn array_len(&self, len: &ArrayLen) -> R<usize> {
+        let n = match len {
+            ArrayLen::N(n) => *n,
+            ArrayLen::Const(c) => int(&self.ident(c, &self.rt.globals)?)?,
+            ArrayLen::Implicit => return Err(unsupported("[...]T outside a composite literal")),
+        };
+        if !(0..=MAX_MAKE).contains(&n) {
+            return Err(rt_err(format!("array length {n} out of range")));
+        }
+        Ok(n as usize)
     }
 
     // ---- places ----

@@ -380,7 +380,16 @@ pub fn slice_of(vs: Vec<Value>) -> Value {
         off: 0,
         len: n,
         cap: n,
+        array: false,
     })
+}
+
+/// An array of `vs`: a value of its own.
+pub fn array_of(vs: Vec<Value>) -> Value {
+    match slice_of(vs) {
+        Value::Slice(s) => Value::Slice(Slice { array: true, ..s }),
+        _ => unreachable!("slice_of makes a slice"),
+    }
 }
 
 fn append(base: Value, more: Vec<Value>) -> Value {
@@ -396,6 +405,7 @@ fn append(base: Value, more: Vec<Value>) -> Value {
         drop(a);
         return Value::Slice(Slice {
             len: s.len + more.len(),
+            array: false,
             ..s
         });
     }
@@ -409,6 +419,7 @@ fn append(base: Value, more: Vec<Value>) -> Value {
         off: 0,
         len: n,
         cap,
+        array: false,
     })
 }
 
