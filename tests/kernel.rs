@@ -660,3 +660,27 @@ fn arrays_are_values_and_their_elements_are_objects_of_their_own() {
         ],
     );
 }
+
+/// Plain memory in kernels is race-checked as `go test -race` checks it: variables,
+/// fields, slice elements and maps that Go operations order are race-free (proven);
+/// an unlocked counter and a map filled without its lock are `data-race` findings
+/// naming both accesses, and the report replays.
+#[test]
+fn data_races_on_kernel_memory_are_reported_as_go_race_detector_would() {
+    proven(&["tests/kernels/race_free.go"]);
+    let t = found(
+        &["tests/kernels/race_counter.go"],
+        "data-race",
+        &[
+            "a wrote count after step 4 in main.func1 at race_counter.go:13; b read it after step 7 in main.func2 at race_counter.go:18; nothing orders the two",
+        ],
+    );
+    replayed(&t, "stalemate replay");
+    found(
+        &["tests/kernels/race_map.go"],
+        "data-race",
+        &[
+            "filler wrote c.items after step 4 in (*cache).put at race_map.go:15; refresher wrote it after step 7 in (*cache).put at race_map.go:15",
+        ],
+    );
+}

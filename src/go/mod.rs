@@ -35,7 +35,7 @@ pub use atomic::{Atomic, Op as AtomicOp};
 pub use chan::{Chan, Fired, Select, TryRecv};
 pub use sync::{Cond, Locker, Mutex, Once, RwMutex, WaitGroup};
 pub use time::{Ticker, Timer};
-pub use var::{Data, Var};
+pub use var::{Data, Plain, Var};
 
 use crate::world::World;
 use std::sync::Arc;

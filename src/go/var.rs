@@ -97,14 +97,50 @@ impl<T> Data<T> {
     }
 
     fn check(&self, writes: bool) {
-        let id = self.id;
-        self.w.plain(|st, me| {
-            check(st, me, id, writes, true).map(|race| {
-                let verb = if writes { "writes" } else { "reads" };
-                (race, say!(st, "{verb} {}", st.oname(id)))
-            })
-        });
+        access(&self.w, self.id, writes);
     }
+}
+
+/// A plain memory location the model keeps itself (a Go kernel's variable, field,
+/// slice element or map): no value here, only the race detector's history, checked
+/// at each access as `Data`'s is. Accesses are not scheduling points.
+#[derive(Clone)]
+pub struct Plain {
+    w: Arc<World>,
+    id: usize,
+}
+
+impl Go {
+    /// A plain memory location named `name` (`count`, `Server.conns`, `buf[2]`).
+    pub fn plain(&self, name: &str) -> Plain {
+        let id = self.w.add(name, ObjKind::Var(VarState::default()));
+        Plain {
+            w: self.w.clone(),
+            id,
+        }
+    }
+
+    /// Whether this execution reports data races (`Bounds::check_races`).
+    pub fn checks_races(&self) -> bool {
+        self.w.lock().check_races
+    }
+}
+
+impl Plain {
+    /// A read (`writes` false) or a write of the location, checked for a race.
+    pub fn access(&self, writes: bool) {
+        access(&self.w, self.id, writes);
+    }
+}
+
+/// One access of a `Data` or `Plain` location: a data race fails the execution.
+fn access(w: &World, id: usize, writes: bool) {
+    w.plain(|st, me| {
+        check(st, me, id, writes, true).map(|race| {
+            let verb = if writes { "writes" } else { "reads" };
+            (race, say!(st, "{verb} {}", st.oname(id)))
+        })
+    });
 }
 
 /// `between`: the access is no step of its own (`Data`) but code between two.

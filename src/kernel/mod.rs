@@ -245,6 +245,7 @@ pub fn build(k: &'static Kernel, params: &Params) -> ModelFn {
                 .iter()
                 .any(|i| i == "atomic")
                 .then(|| go.atomic("sync/atomic", 0)),
+            mem: go.checks_races().then(Default::default),
         });
         let i = I::new(&rt, go);
         if let Err(p) = init(&i, &rt) {

@@ -124,6 +124,11 @@ impl State {
             p.put(g.offers.len() as u64);
         }
         for (o, obj) in self.objs.iter().enumerate() {
+            // A variable's shape is nothing: `puts` counts its writes, and one made
+            // and only read (a kernel's loop-local variable) changes nothing.
+            if !full && matches!(obj.kind, ObjKind::Var(_)) {
+                continue;
+            }
             p.list(obj.waiters.iter().copied());
             match &obj.kind {
                 ObjKind::Mutex { holder } => p.opt(holder.as_ref().map(|h| h.gid)),
@@ -168,9 +173,6 @@ impl State {
                     p.list(signallers.iter().copied());
                 }
                 ObjKind::Var(v) => {
-                    if !full {
-                        continue;
-                    }
                     p.put(v.tag);
                     if self.check_races {
                         p.put(u64::from(v.last_write.is_some()));

@@ -94,13 +94,18 @@ impl<'a> I<'a> {
             }
             E::Call(f, args, spread) => self.call_expr(f, args, *spread, env, e.pos),
             E::Sel(x, name) => self.select_expr(x, name, env),
-            E::Index(x, i) => {
-                let x = self.eval(x, env)?;
+            E::Index(xe, i) => {
+                let x = self.eval(xe, env)?;
                 let i = self.eval(i, env)?;
                 match &x {
-                    Value::Slice(s) => Ok(lock(&s.arr)[slot(s, &i)?].clone()),
+                    Value::Slice(s) => {
+                        let at = slot(s, &i)?;
+                        self.elem_access(&s.arr, at, || elem_name(xe, at), false);
+                        Ok(lock(&s.arr)[at].clone())
+                    }
                     Value::Map(m) => {
                         let key = key_of(&i)?;
+                        self.map_access(m, || describe(xe), false);
                         Ok(lock(m).get(&key).cloned().unwrap_or(Value::Nil))
                     }
                     Value::Nil => Ok(Value::Nil),
@@ -181,6 +186,7 @@ impl<'a> I<'a> {
 
     pub(super) fn ident(&self, n: &str, env: &Env) -> R<Value> {
         if let Some(c) = env.lookup(n) {
+            self.cell_access(&c, || n.to_string(), false);
             return Ok(lock(&c).clone());
         }
         match n {
@@ -208,7 +214,10 @@ impl<'a> I<'a> {
                 },
             },
             "*" => match self.eval(x, env)? {
-                Value::Ptr(c) => Ok(lock(&c).clone()),
+                Value::Ptr(c) => {
+                    self.cell_access(&c, || format!("*{}", describe(x)), false);
+                    Ok(lock(&c).clone())
+                }
                 Value::Nil => Err(rt_err("invalid memory address or nil pointer dereference")),
                 o => Err(unsupported(format!("cannot dereference {}", o.show()))),
             },
@@ -478,14 +487,22 @@ impl<'a> I<'a> {
         }
     }
 
-    pub(super) fn store(&self, p: Place, v: Value) -> R<()> {
+    /// Stores `v` at `p`, the place `target` names.
+    pub(super) fn store(&self, p: Place, v: Value, target: &Expr) -> R<()> {
         match p {
             Place::Blank => {}
-            Place::Cell(c) => *lock(&c) = v,
+            Place::Cell(c) => {
+                self.cell_access(&c, || describe(target), true);
+                *lock(&c) = v
+            }
             Place::Map(m, k) => {
+                self.map_access(&m, || index_base(target), true);
                 lock(&m).insert(k, v);
             }
-            Place::Elem(a, i) => lock(&a)[i] = v,
+            Place::Elem(a, i) => {
+                self.elem_access(&a, i, || format!("{}[{i}]", index_base(target)), true);
+                lock(&a)[i] = v
+            }
             Place::CondL(s) => {
                 let SyncObj::Cond(slot, name) = &*s else {
                     unreachable!("cond_of gives a Cond")
@@ -587,7 +604,10 @@ impl<'a> I<'a> {
             "len" | "cap" => match ev(0)? {
                 Value::Slice(s) => Value::Int(if n == "len" { s.len } else { s.cap } as i64),
                 Value::Str(s) => Value::Int(s.len() as i64),
-                Value::Map(m) => Value::Int(lock(&m).len() as i64),
+                Value::Map(m) => {
+                    self.map_access(&m, || describe(&args[0]), false);
+                    Value::Int(lock(&m).len() as i64)
+                }
                 Value::Nil => Value::Int(0),
                 o => return Err(unsupported(format!("len of {}", o.show()))),
             },
@@ -598,7 +618,18 @@ impl<'a> I<'a> {
                     more.push(self.eval(a, env)?.copy());
                 }
                 if spread && let Some(Value::Slice(s)) = more.pop() {
+                    for i in s.off..s.off + s.len {
+                        self.elem_access(&s.arr, i, || elem_name(&args[1], i), false);
+                    }
                     more.extend(lock(&s.arr)[s.off..s.off + s.len].iter().cloned());
+                }
+                // Room in the backing array: append writes the elements past len.
+                if let Value::Slice(s) = &base
+                    && s.len + more.len() <= s.cap
+                {
+                    for i in s.off + s.len..s.off + s.len + more.len() {
+                        self.elem_access(&s.arr, i, || elem_name(&args[0], i), true);
+                    }
                 }
                 append(base, more)
             }

@@ -165,6 +165,8 @@ impl<'a> I<'a> {
             return Ok(Value::Func(Arc::new(Callable::Method(m.clone(), recv))));
         }
         if let Some(c) = self.field_cell(base, name) {
+            let ty = st.as_ref().map_or("struct".into(), |s| s.ty.to_string());
+            self.cell_access(&c, || format!("{ty}.{name}"), false);
             return Ok(lock(&c).clone());
         }
         // Methods promoted from embedded fields.

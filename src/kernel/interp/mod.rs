@@ -12,7 +12,7 @@ use super::value::*;
 use lib::{STATEMENT_BUILTINS, cond_of, locker_of, ms_empty};
 
 use crate::go::{AtomicOp, Go, Locker};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Duration;
@@ -47,7 +47,22 @@ pub struct Rt {
     pub closed_pipe: Value,
     /// The object every `sync/atomic` function on a plain variable goes through.
     pub atomics: Option<crate::go::Atomic>,
+    /// The race detector's location of each variable, field, slice element and map
+    /// accessed so far (`I::mem`), by address; `None` when races are not checked.
+    pub mem: Option<Mutex<HashMap<Loc, (crate::go::Plain, Keep)>>>,
 }
+
+/// A memory location by address: a cell (a variable or a field), an element of a
+/// backing array, or a map (one location, as Go's race detector sees a map).
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Loc {
+    Cell(usize),
+    Elem(usize, usize),
+    Map(usize),
+}
+
+/// What keeps a location's address from being reused while the table names it.
+pub type Keep = Box<dyn std::any::Any + Send>;
 
 pub struct I<'a> {
     pub rt: &'a Arc<Rt>,
@@ -134,6 +149,55 @@ fn nanos(v: &Value) -> R<Duration> {
 }
 
 impl<'a> I<'a> {
+    /// A read or write of plain memory at `loc`, checked by the race detector as Go's
+    /// `-race` checks it; `name` names the location the first time it is met.
+    pub(super) fn mem(
+        &self,
+        loc: Loc,
+        keep: impl FnOnce() -> Keep,
+        name: impl FnOnce() -> String,
+        writes: bool,
+    ) {
+        let Some(mem) = &self.rt.mem else { return };
+        let plain = {
+            let mut m = lock(mem);
+            m.entry(loc)
+                .or_insert_with(|| (self.go.plain(&name()), keep()))
+                .0
+                .clone()
+        };
+        plain.access(writes);
+    }
+
+    /// A variable's or a field's cell, read or written.
+    pub(super) fn cell_access(&self, c: &Cell, name: impl FnOnce() -> String, writes: bool) {
+        let keep = || -> Keep { Box::new(c.clone()) };
+        self.mem(Loc::Cell(Arc::as_ptr(c) as usize), keep, name, writes);
+    }
+
+    /// An element of a backing array, read or written.
+    pub(super) fn elem_access(
+        &self,
+        arr: &Arc<Mutex<Vec<Value>>>,
+        i: usize,
+        name: impl FnOnce() -> String,
+        writes: bool,
+    ) {
+        let keep = || -> Keep { Box::new(arr.clone()) };
+        self.mem(Loc::Elem(Arc::as_ptr(arr) as usize, i), keep, name, writes);
+    }
+
+    /// A map, read or written as a whole.
+    pub(super) fn map_access(
+        &self,
+        m: &Arc<Mutex<BTreeMap<Key, Value>>>,
+        name: impl FnOnce() -> String,
+        writes: bool,
+    ) {
+        let keep = || -> Keep { Box::new(m.clone()) };
+        self.mem(Loc::Map(Arc::as_ptr(m) as usize), keep, name, writes);
+    }
+
     pub fn new(rt: &'a Arc<Rt>, go: &'a Go) -> I<'a> {
         I {
             rt,
@@ -214,6 +278,7 @@ impl<'a> I<'a> {
             ("close", [c]) => self.close(c)?,
             ("delete", [m, k]) => {
                 if let (Value::Map(m), Some(k)) = (m, k.key()) {
+                    self.map_access(m, || "map".into(), true);
                     lock(m).remove(&k);
                 }
             }
@@ -334,7 +399,22 @@ fn describe(e: &Expr) -> String {
     match &e.kind {
         E::Ident(n) => n.clone(),
         E::Sel(x, f) => format!("{}.{f}", describe(x)),
+        E::Index(x, _) => format!("{}[...]", describe(x)),
+        E::Unary("*", x) => format!("*{}", describe(x)),
         _ => String::new(),
+    }
+}
+
+/// Element `i` of what `x` names: `buf[2]`.
+fn elem_name(x: &Expr, i: usize) -> String {
+    format!("{}[{i}]", describe(x))
+}
+
+/// The map an index expression assigns into: `m` of `m[k] = v`.
+fn index_base(e: &Expr) -> String {
+    match &e.kind {
+        E::Index(x, _) => describe(x),
+        _ => describe(e),
     }
 }
 

@@ -84,8 +84,8 @@ impl<'a> I<'a> {
                     let vs = self.values(rhs, env, &names)?;
                     let places: Vec<Place> =
                         lhs.iter().map(|l| self.place(l, env)).collect::<R<_>>()?;
-                    for (p, v) in places.into_iter().zip(vs) {
-                        self.store(p, v.copy())?;
+                    for ((p, v), l) in places.into_iter().zip(vs).zip(lhs) {
+                        self.store(p, v.copy(), l)?;
                     }
                 } else {
                     let bop = &op[..op.len() - 1];
@@ -93,13 +93,13 @@ impl<'a> I<'a> {
                     let r = self.eval(&rhs[0], env)?;
                     let v = binary(bop, cur, r)?;
                     let p = self.place(&lhs[0], env)?;
-                    self.store(p, v)?;
+                    self.store(p, v, &lhs[0])?;
                 }
             }
             S::IncDec(e, d) => {
                 let v = int(&self.eval(e, env)?)?;
                 let p = self.place(e, env)?;
-                self.store(p, Value::Int(v.wrapping_add(*d)))?;
+                self.store(p, Value::Int(v.wrapping_add(*d)), e)?;
             }
             S::Send(c, v) => {
                 let c = self.eval(c, env)?;
@@ -292,6 +292,9 @@ impl<'a> I<'a> {
         let mut items: Box<dyn Iterator<Item = (Value, Value)>> = match &x {
             Value::Int(n) => Box::new((0..*n).map(|i| (Value::Int(i), Value::Nil))),
             Value::Slice(s) => {
+                for i in 0..s.len {
+                    self.elem_access(&s.arr, s.off + i, || elem_name(e, s.off + i), false);
+                }
                 let a = lock(&s.arr)[s.off..s.off + s.len].to_vec();
                 Box::new(
                     a.into_iter()
@@ -307,6 +310,7 @@ impl<'a> I<'a> {
                 Box::new(cs.into_iter())
             }
             Value::Map(m) => {
+                self.map_access(m, || describe(e), false);
                 let kv: Vec<(Value, Value)> = lock(m)
                     .iter()
                     .map(|(k, v)| (k.value(), v.clone()))
@@ -353,7 +357,7 @@ impl<'a> I<'a> {
             Ok(())
         } else {
             let p = self.place(t, env)?;
-            self.store(p, v.copy())
+            self.store(p, v.copy(), t)
         }
     }
 
