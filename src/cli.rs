@@ -109,6 +109,10 @@ enum Cmd {
         /// The seed of shuttle-random and shuttle-pct (default 1).
         #[arg(long, value_parser = clap::value_parser!(u64).range(0..=i64::MAX as u64))]
         seed: Option<u64>,
+        /// A kernel parameter (a top-level integer constant) as NAME=VALUE, instead
+        /// of the value the kernel declares; repeatable.
+        #[arg(long = "param", value_name = "NAME=VALUE", value_parser = param)]
+        params: Vec<(String, i64)>,
     },
     /// Replays a schedule (thread engines) or a seed (turmoil) from a report,
     /// printing the same report again.
@@ -128,10 +132,28 @@ enum Cmd {
         /// For a Go kernel: the --entry its `stalemate check` was given.
         #[arg(long)]
         entry: Option<String>,
+        /// For a Go kernel: each --param its `stalemate check` was given.
+        #[arg(long = "param", value_name = "NAME=VALUE", value_parser = param)]
+        params: Vec<(String, i64)>,
         /// With --seed: which engine (numbered from 1); default the first turmoil one.
         #[arg(long, requires = "seed")]
         engine: Option<usize>,
     },
+}
+
+/// `NAME=VALUE` with an integer value, for `--param`.
+fn param(s: &str) -> Result<(String, i64), String> {
+    let (name, value) = s
+        .split_once('=')
+        .ok_or_else(|| format!("`{s}` is not NAME=VALUE"))?;
+    let ok = !name.is_empty() && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+    if !ok {
+        return Err(format!("`{name}` is not a parameter name"));
+    }
+    let value = value.parse().map_err(|_| {
+        format!("`{value}` is not an integer (a kernel parameter is an integer constant)")
+    })?;
+    Ok((name.to_string(), value))
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -262,6 +284,7 @@ pub fn main(models: &[&'static Model]) -> ExitCode {
             time,
             entry,
             seed,
+            params,
         } => {
             let opts = scenario::KernelCheck {
                 engine,
@@ -269,6 +292,7 @@ pub fn main(models: &[&'static Model]) -> ExitCode {
                 time,
                 entry,
                 seed,
+                params,
             };
             let s = match scenario::kernel_check(&kernel, &opts) {
                 Ok(s) => s,
@@ -295,11 +319,13 @@ pub fn main(models: &[&'static Model]) -> ExitCode {
             seed,
             time,
             entry,
+            params,
             engine,
         } => {
             let opts = scenario::KernelCheck {
                 time,
                 entry,
+                params,
                 ..Default::default()
             };
             replay(&scenario, &opts, schedule.as_deref(), seed, engine)

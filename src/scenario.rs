@@ -343,6 +343,8 @@ pub struct KernelCheck {
     pub entry: Option<String>,
     /// The seed of `shuttle-random` and `shuttle-pct`; none: 1.
     pub seed: Option<u64>,
+    /// Kernel parameters given a value, in the order given.
+    pub params: Vec<(String, i64)>,
 }
 
 impl KernelCheck {
@@ -354,6 +356,9 @@ impl KernelCheck {
         }
         if let Some(e) = &self.entry {
             f += &format!(" --entry {e}");
+        }
+        for (n, v) in &self.params {
+            f += &format!(" --param {n}={v}");
         }
         f
     }
@@ -376,6 +381,15 @@ impl KernelCheck {
         }
         if let Some(m) = self.time {
             t += &format!("[time]\nmode = {:?}\n", m.key());
+        }
+        if !self.params.is_empty() {
+            // A name given twice takes its last value, as a repeated flag does.
+            let ps: BTreeMap<&str, i64> =
+                self.params.iter().map(|(n, v)| (n.as_str(), *v)).collect();
+            t += "[params]\n";
+            for (n, v) in ps {
+                t += &format!("{n} = {v}\n");
+            }
         }
         let kinds: Vec<&str> = match &self.engine {
             Some(k) => vec![k.as_str()],
@@ -402,7 +416,20 @@ pub fn kernel_check(path: &std::path::Path, opts: &KernelCheck) -> Result<Scenar
     let name = path
         .file_name()
         .map_or(String::new(), |n| n.to_string_lossy().into_owned());
-    let mut s = parse(&path.display().to_string(), &opts.text(&name))?;
+    let text = opts.text(&name);
+    let mut s = parse(&path.display().to_string(), &text).map_err(|mut e| {
+        // The text is ours, not the user's: an error in its `[params]` is a --param's,
+        // with no place in a file to show.
+        let params = text.lines().position(|l| l == "[params]");
+        if params.is_some_and(|p| e.line > p)
+            && !text.lines().nth(e.line - 1).unwrap_or("").starts_with('[')
+        {
+            e.message = format!("--param: {}", e.message);
+            e.line = 0;
+            e.col = 0;
+        }
+        e
+    })?;
     s.replay_flags = opts.replay_flags();
     Ok(s)
 }

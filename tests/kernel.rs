@@ -163,8 +163,8 @@ fn constructs_outside_the_subset_are_errors_at_their_place() {
         ),
         (
             "member",
-            "package main\n\nimport \"time\"\n\nfunc main() {\n\t_ = time.Tick(1)\n}\n",
-            ":6:6: time.Tick is outside the Go subset",
+            "package main\n\nimport \"time\"\n\nfunc main() {\n\t_ = time.ParseDuration(\"1s\")\n}\n",
+            ":6:6: time.ParseDuration is outside the Go subset",
             "from time, a kernel may use: Sleep, After",
         ),
         (
@@ -683,4 +683,57 @@ fn data_races_on_kernel_memory_are_reported_as_go_race_detector_would() {
             "filler wrote c.items after step 4 in (*cache).put at race_map.go:15; refresher wrote it after step 7 in (*cache).put at race_map.go:15",
         ],
     );
+}
+
+/// `time.Tick` is a ticker's channel that nothing stops: a heartbeat main never stops
+/// is a leak in both time modes; stopped (`--param stopped=1`, which the replay line
+/// repeats), proven. A `--param` the kernel does not declare, or not an integer, is
+/// bad input before anything runs.
+#[test]
+fn time_tick_and_params_on_the_command_line() {
+    for time in ["virtual", "any"] {
+        let t = found(
+            &["--time", time, "tests/kernels/tick_heartbeat.go"],
+            "leak",
+            &[
+                "heartbeat in main.func1 at tick_heartbeat.go:14 waits for select { receive from channel tick (empty) | receive from channel stop (empty) }",
+            ],
+        );
+        replayed(&t, "stalemate replay");
+        proven(&[
+            "--time",
+            time,
+            "--param",
+            "stopped=1",
+            "tests/kernels/tick_heartbeat.go",
+        ]);
+    }
+    let t = found(
+        &[
+            "--param",
+            "capacity=0",
+            "--param",
+            "frames=1",
+            "scenarios/goker/kubernetes_6632.go",
+        ],
+        "deadlock",
+        &[],
+    );
+    assert!(
+        t.contains("--param capacity=0 --param frames=1 --schedule"),
+        "{t}"
+    );
+    replayed(&t, "stalemate replay");
+    for (arg, says) in [
+        (
+            "nope=1",
+            "tick_heartbeat.go: --param: model go:tick_heartbeat has no parameter `nope`",
+        ),
+        ("stopped=x", "`x` is not an integer"),
+    ] {
+        let o = stalemate(&["check", "--param", arg, "tests/kernels/tick_heartbeat.go"]);
+        assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+        assert!(text(&o).contains(says), "{}", text(&o));
+        assert!(!text(&o).contains("engine 1"), "{}", text(&o));
+    }
 }

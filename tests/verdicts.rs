@@ -303,9 +303,9 @@ fn constructs_outside_the_subset_are_refused_before_running() {
             "defer len(...): Go discards the result of len, so it cannot be the call of defer",
         ),
         (
-            "unsupported_tick.go",
-            "unsupported_tick.go:7:2:",
-            "time.Tick is outside the Go subset stalemate interprets",
+            "unsupported_parse_duration.go",
+            "unsupported_parse_duration.go:7:2:",
+            "time.ParseDuration is outside the Go subset stalemate interprets",
         ),
         (
             "unsupported_embed_struct.go",

@@ -24,6 +24,7 @@ pub const PACKAGES: &[(&str, &[&str])] = &[
             "After",
             "NewTimer",
             "NewTicker",
+            "Tick",
             "AfterFunc",
             "Duration",
             "Now",

@@ -432,6 +432,15 @@ impl<'a> I<'a> {
                 });
                 Value::Timer(Arc::new(Clock::Timer(t)))
             }
+            // A ticker nothing can stop, as Go's: only its channel is returned.
+            ("time", "Tick") => {
+                let name = self.name_for("time.Tick", p);
+                let t = self.go.ticker(&name, nanos(&arg(0))?, TICKS);
+                Value::Chan(Arc::new(KChan {
+                    c: ChanImpl::Time(t.c.clone()),
+                    elem: Type::Name("int".into()),
+                }))
+            }
             ("time", "NewTicker") => {
                 let name = self.name_for("ticker", p);
                 Value::Timer(Arc::new(Clock::Ticker(self.go.ticker(

@@ -4,6 +4,6 @@ import "time"
 
 func main() {
 	done := make(chan bool)
-	time.Tick(time.Second)
+	time.ParseDuration("1s")
 	<-done
 }
