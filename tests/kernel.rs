@@ -737,3 +737,20 @@ fn time_tick_and_params_on_the_command_line() {
         assert!(!text(&o).contains("engine 1"), "{}", text(&o));
     }
 }
+
+/// Map keys of every comparable kind (structs by value, pointers and channels by
+/// identity, iterated in the order first used), and a missing key reads the element
+/// type's zero value: a self-checking kernel, proven. A broadcaster that sends to its
+/// `map[*watcher]bool` under the lock a stopping watcher waits for, found.
+#[test]
+fn maps_keyed_by_structs_pointers_and_channels() {
+    proven(&["tests/kernels/map_keys.go"]);
+    found(
+        &["tests/kernels/map_keys_watchers.go"],
+        "deadlock",
+        &[
+            "main in main at map_keys_watchers.go:42 > (*broadcaster).stop at map_keys_watchers.go:28 waits for lock broadcaster.mu, held by broadcaster",
+            "broadcaster in main.func1 at map_keys_watchers.go:39 > (*broadcaster).send at map_keys_watchers.go:23 waits for send on channel watcher.events (unbuffered)",
+        ],
+    );
+}

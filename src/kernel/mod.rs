@@ -3,6 +3,9 @@
 //! (`parse`), checked against the subset, and interpreted (`interp`) on stalemate's own
 //! primitives, so it becomes a [`Model`] like any other: every engine, the wait-for
 //! graph, replay and the reports work on it unchanged.
+// A map key that is a pointer or a channel (`value::Key::Ref`) holds the value, which
+// has interior mutability, but orders by its sequence number alone.
+#![allow(clippy::mutable_key_type)]
 
 mod ast;
 mod check;
@@ -246,6 +249,7 @@ pub fn build(k: &'static Kernel, params: &Params) -> ModelFn {
                 .any(|i| i == "atomic")
                 .then(|| go.atomic("sync/atomic", 0)),
             mem: go.checks_races().then(Default::default),
+            ids: Default::default(),
         });
         let i = I::new(&rt, go);
         if let Err(p) = init(&i, &rt) {

@@ -4,7 +4,7 @@
 
 use super::ast::{Func, Type};
 use crate::go::{self, Chan};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::sync::{Arc, Mutex, MutexGuard};
 
 /// The zero `time.Time` (Go's January 1, year 1), before every virtual instant.
@@ -47,7 +47,8 @@ pub enum Value {
     Struct(Arc<Struct>),
     Ptr(Cell),
     Slice(Slice),
-    Map(Arc<Mutex<BTreeMap<Key, Value>>>),
+    /// A map and its element type, whose zero value a missing key reads.
+    Map(Arc<Mutex<BTreeMap<Key, Value>>>, Arc<Type>),
     Chan(Arc<KChan>),
     Func(Arc<Callable>),
     Sync(Arc<SyncObj>),
@@ -84,13 +85,61 @@ pub struct Slice {
     pub array: bool,
 }
 
-/// A map key: Go's comparable basic types. Maps iterate in key order (Go's order is
+/// A map key: Go's comparable values (basic types, structs of them, and pointers,
+/// channels and the like by identity). Maps iterate in key order (Go's order is
 /// random: a kernel that depends on it is outside what stalemate explores).
 #[derive(Clone, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Key {
     Int(i64),
     Bool(bool),
     Str(Arc<str>),
+    /// A struct of comparable fields: its type, field names and each field's key.
+    Struct(Arc<str>, Arc<Vec<String>>, Vec<Key>),
+    /// A pointer, a channel or another value compared by identity: the order this
+    /// execution first used it as a key in (`Ids`), and the value.
+    Ref(Ref),
+}
+
+/// A value compared by identity, ordered by when it was first a key (addresses are
+/// no order: the same program would iterate differently from run to run).
+#[derive(Clone)]
+pub struct Ref {
+    pub seq: u64,
+    pub v: Value,
+}
+
+impl PartialEq for Ref {
+    fn eq(&self, o: &Ref) -> bool {
+        self.seq == o.seq
+    }
+}
+impl Eq for Ref {}
+impl PartialOrd for Ref {
+    fn partial_cmp(&self, o: &Ref) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(o))
+    }
+}
+impl Ord for Ref {
+    fn cmp(&self, o: &Ref) -> std::cmp::Ordering {
+        self.seq.cmp(&o.seq)
+    }
+}
+
+/// Each identity-compared value met as a map key in one execution, numbered in the
+/// order met. The table holds the value, so its address is not reused meanwhile.
+#[derive(Default)]
+pub struct Ids(Mutex<HashMap<usize, Ref>>);
+
+impl Ids {
+    fn of(&self, addr: usize, v: &Value) -> Key {
+        let mut m = lock(&self.0);
+        let seq = m.len() as u64;
+        Key::Ref(
+            m.entry(addr)
+                .or_insert_with(|| Ref { seq, v: v.clone() })
+                .clone(),
+        )
+    }
 }
 
 pub struct KChan {
@@ -252,18 +301,33 @@ impl Value {
                 true
             }
             (Nil, _) | (_, Nil) => false,
-            (Map(_), _) | (Slice(_), _) | (Func(_), _) => return None,
+            (Map(..), _) | (Slice(_), _) | (Func(_), _) => return None,
             _ => false,
         })
     }
 
-    pub fn key(&self) -> Option<Key> {
-        match self {
-            Value::Int(i) => Some(Key::Int(*i)),
-            Value::Bool(b) => Some(Key::Bool(*b)),
-            Value::Str(s) => Some(Key::Str(s.clone())),
-            _ => None,
-        }
+    /// The map key this value is, if it is comparable (`ids` numbers the values
+    /// compared by identity).
+    pub fn key(&self, ids: &Ids) -> Option<Key> {
+        Some(match self {
+            Value::Int(i) => Key::Int(*i),
+            Value::Bool(b) => Key::Bool(*b),
+            Value::Str(s) => Key::Str(s.clone()),
+            Value::Struct(s) => {
+                let mut fs = Vec::new();
+                for c in &s.fields {
+                    fs.push(lock(c).key(ids)?);
+                }
+                Key::Struct(s.ty.clone(), s.names.clone(), fs)
+            }
+            Value::Ptr(c) => ids.of(Arc::as_ptr(c) as *const u8 as usize, self),
+            Value::Chan(c) => ids.of(Arc::as_ptr(c) as *const u8 as usize, self),
+            Value::Sync(s) => ids.of(Arc::as_ptr(s) as *const u8 as usize, self),
+            Value::Timer(t) => ids.of(Arc::as_ptr(t) as *const u8 as usize, self),
+            Value::Ctx(c) => ids.of(Arc::as_ptr(c) as *const u8 as usize, self),
+            Value::Error(e) => ids.of(Arc::as_ptr(e) as *const u8 as usize, self),
+            _ => return None,
+        })
     }
 
     /// `fmt`'s `%v`.
@@ -287,7 +351,7 @@ impl Value {
                 let xs: Vec<String> = a[s.off..s.off + s.len].iter().map(Value::show).collect();
                 format!("[{}]", xs.join(" "))
             }
-            Value::Map(m) => {
+            Value::Map(m, _) => {
                 let xs: Vec<String> = lock(m)
                     .iter()
                     .map(|(k, v)| format!("{}:{}", k.value().show(), v.show()))
@@ -320,6 +384,12 @@ impl Key {
             Key::Int(i) => Value::Int(*i),
             Key::Bool(b) => Value::Bool(*b),
             Key::Str(s) => Value::Str(s.clone()),
+            Key::Struct(ty, names, fs) => Value::Struct(Arc::new(Struct {
+                ty: ty.clone(),
+                names: names.clone(),
+                fields: fs.iter().map(|k| cell(k.value())).collect(),
+            })),
+            Key::Ref(r) => r.v.clone(),
         }
     }
 }
@@ -406,7 +476,7 @@ impl Printer {
                     }
                 }
             }
-            Value::Map(m) => {
+            Value::Map(m, _) => {
                 if self.first(Arc::as_ptr(m) as usize) {
                     let entries: Vec<(Key, Value)> = lock(m)
                         .iter()

@@ -31,12 +31,15 @@ impl<'a> I<'a> {
                 let m = self.eval(m, env)?;
                 let k = self.eval(k, env)?;
                 match &m {
-                    Value::Map(map) => {
-                        let key = key_of(&k)?;
+                    Value::Map(map, elem) => {
+                        let key = self.key_of(&k)?;
                         let got = lock(map).get(&key).cloned();
                         Ok(match got {
                             Some(v) => Value::Tuple(vec![v, Value::Bool(true)]),
-                            None => Value::Tuple(vec![Value::Nil, Value::Bool(false)]),
+                            None => Value::Tuple(vec![
+                                self.zero(elem, None, e.pos)?,
+                                Value::Bool(false),
+                            ]),
                         })
                     }
                     Value::Nil => Ok(Value::Tuple(vec![Value::Nil, Value::Bool(false)])),
@@ -103,10 +106,13 @@ impl<'a> I<'a> {
                         self.elem_access(&s.arr, at, || elem_name(xe, at), false);
                         Ok(lock(&s.arr)[at].clone())
                     }
-                    Value::Map(m) => {
-                        let key = key_of(&i)?;
+                    Value::Map(m, elem) => {
+                        let key = self.key_of(&i)?;
                         self.map_access(m, || describe(xe), false);
-                        Ok(lock(m).get(&key).cloned().unwrap_or(Value::Nil))
+                        match lock(m).get(&key).cloned() {
+                            Some(v) => Ok(v),
+                            None => self.zero(elem, None, e.pos),
+                        }
                     }
                     Value::Nil => Ok(Value::Nil),
                     Value::Str(s) => {
@@ -320,10 +326,14 @@ impl<'a> I<'a> {
                         Some(k) => self.eval(k, env)?,
                         None => return Err(unsupported("map literal element without a key")),
                     };
-                    let key = key_of(&k)?;
+                    let key = self.key_of(&k)?;
                     m.insert(key, self.eval(v, env)?.copy());
                 }
-                Ok(Value::Map(Arc::new(Mutex::new(m))))
+                let elem = match self.underlying(ty) {
+                    Type::Map(_, v) => v,
+                    _ => unreachable!("a map literal's type is a map"),
+                };
+                Ok(Value::Map(Arc::new(Mutex::new(m)), Arc::from(elem)))
             }
             t => Err(unsupported(format!("composite literal of {t:?}"))),
         }
@@ -474,7 +484,7 @@ impl<'a> I<'a> {
                 let base = self.eval(x, env)?;
                 let i = self.eval(i, env)?;
                 match base {
-                    Value::Map(m) => Ok(Place::Map(m, key_of(&i)?)),
+                    Value::Map(m, _) => Ok(Place::Map(m, self.key_of(&i)?)),
                     Value::Slice(s) => {
                         let at = slot(&s, &i)?;
                         Ok(Place::Elem(s.arr, at))
@@ -604,7 +614,7 @@ impl<'a> I<'a> {
             "len" | "cap" => match ev(0)? {
                 Value::Slice(s) => Value::Int(if n == "len" { s.len } else { s.cap } as i64),
                 Value::Str(s) => Value::Int(s.len() as i64),
-                Value::Map(m) => {
+                Value::Map(m, _) => {
                     self.map_access(&m, || describe(&args[0]), false);
                     Value::Int(lock(&m).len() as i64)
                 }
@@ -658,7 +668,9 @@ impl<'a> I<'a> {
                             elem: *elem,
                         }))
                     }
-                    Type::Map(..) => Value::Map(Arc::new(Mutex::new(BTreeMap::new()))),
+                    Type::Map(_, v) => {
+                        Value::Map(Arc::new(Mutex::new(BTreeMap::new())), Arc::from(v))
+                    }
                     Type::Slice(elem) => {
                         let cap = match args.get(2) {
                             Some(a) => int(&self.eval(a, env)?)?,

@@ -50,6 +50,8 @@ pub struct Rt {
     /// The race detector's location of each variable, field, slice element and map
     /// accessed so far (`I::mem`), by address; `None` when races are not checked.
     pub mem: Option<Mutex<HashMap<Loc, (crate::go::Plain, Keep)>>>,
+    /// The values compared by identity met as map keys (pointers, channels, ...).
+    pub ids: Ids,
 }
 
 /// A memory location by address: a cell (a variable or a field), an element of a
@@ -128,8 +130,12 @@ fn struct_of(v: &Value) -> Option<Arc<Struct>> {
     }
 }
 
-fn key_of(v: &Value) -> R<Key> {
-    v.key().ok_or_else(|| unsupported("unhashable map key"))
+impl I<'_> {
+    /// The map key `v` is; Go refuses the others at compile time.
+    pub(super) fn key_of(&self, v: &Value) -> R<Key> {
+        v.key(&self.rt.ids)
+            .ok_or_else(|| unsupported(format!("{} as a map key (not comparable)", v.show())))
+    }
 }
 
 /// The backing-array position of element `i` of `s`, bounds checked as Go does.
@@ -277,7 +283,7 @@ impl<'a> I<'a> {
         match (n, args) {
             ("close", [c]) => self.close(c)?,
             ("delete", [m, k]) => {
-                if let (Value::Map(m), Some(k)) = (m, k.key()) {
+                if let (Value::Map(m, _), Some(k)) = (m, k.key(&self.rt.ids)) {
                     self.map_access(m, || "map".into(), true);
                     lock(m).remove(&k);
                 }

@@ -309,7 +309,7 @@ impl<'a> I<'a> {
                     .collect();
                 Box::new(cs.into_iter())
             }
-            Value::Map(m) => {
+            Value::Map(m, _) => {
                 self.map_access(m, || describe(e), false);
                 let kv: Vec<(Value, Value)> = lock(m)
                     .iter()
