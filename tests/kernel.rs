@@ -159,7 +159,7 @@ fn constructs_outside_the_subset_are_errors_at_their_place() {
             "import",
             "package main\n\nimport \"net/http\"\n\nfunc main() {}\n",
             ":3:8: import \"net/http\" is outside the subset",
-            "a kernel may import: sync, time, context, errors, io, log, sync/atomic, math/rand, fmt, testing",
+            "a kernel may import: sync, time, context, errors, io, net, log, sync/atomic, math/rand, fmt, testing",
         ),
         (
             "member",
@@ -752,5 +752,18 @@ fn maps_keyed_by_structs_pointers_and_channels() {
             "main in main at map_keys_watchers.go:42 > (*broadcaster).stop at map_keys_watchers.go:28 waits for lock broadcaster.mu, held by broadcaster",
             "broadcaster in main.func1 at map_keys_watchers.go:39 > (*broadcaster).send at map_keys_watchers.go:23 waits for send on channel watcher.events (unbuffered)",
         ],
+    );
+}
+
+/// `net.Conn`, `net.Error`, `net.Listener` and `net.Addr` are interfaces a kernel's
+/// types implement (a self-checking kernel, proven); a reader loop that retries
+/// timeouts and returns on other errors without answering is found.
+#[test]
+fn net_interfaces_are_method_sets() {
+    proven(&["tests/kernels/net_types.go"]);
+    found(
+        &["tests/kernels/net_timeout_retry.go"],
+        "deadlock",
+        &["main in main at net_timeout_retry.go:38 waits for receive from channel result (empty)"],
     );
 }

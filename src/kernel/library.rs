@@ -69,6 +69,7 @@ pub const PACKAGES: &[(&str, &[&str])] = &[
             "ReadWriteCloser",
         ],
     ),
+    ("net", &["Conn", "Error", "Listener", "Addr"]),
     (
         "log",
         &[
@@ -136,6 +137,44 @@ pub fn importable(path: &str) -> bool {
 /// The import paths, for messages.
 pub fn import_paths() -> Vec<&'static str> {
     PACKAGES.iter().map(|p| p.0).collect()
+}
+
+/// The library's interface types a kernel's own types may implement, with their
+/// methods: a value has one of these types when its type declares every method, and
+/// an interface may embed one. `net`'s are here as interfaces only (no network).
+pub const INTERFACES: &[(&str, &[&str])] = &[
+    ("error", &["Error"]),
+    ("io.Reader", &["Read"]),
+    ("io.Writer", &["Write"]),
+    ("io.Closer", &["Close"]),
+    ("io.ReadCloser", &["Read", "Close"]),
+    ("io.WriteCloser", &["Write", "Close"]),
+    ("io.ReadWriter", &["Read", "Write"]),
+    ("io.ReadWriteCloser", &["Read", "Write", "Close"]),
+    (
+        "net.Conn",
+        &[
+            "Read",
+            "Write",
+            "Close",
+            "LocalAddr",
+            "RemoteAddr",
+            "SetDeadline",
+            "SetReadDeadline",
+            "SetWriteDeadline",
+        ],
+    ),
+    ("net.Error", &["Error", "Timeout", "Temporary"]),
+    ("net.Listener", &["Accept", "Close", "Addr"]),
+    ("net.Addr", &["Network", "String"]),
+];
+
+/// The methods of library interface `name` (`io.Reader`, `error`), if it is one.
+pub fn interface(name: &str) -> Option<&'static [&'static str]> {
+    INTERFACES
+        .iter()
+        .find(|(n, _)| *n == name)
+        .map(|(_, ms)| *ms)
 }
 
 /// The package name an import path binds (`math/rand` is `rand`).

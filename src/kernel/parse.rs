@@ -201,25 +201,13 @@ fn embed_of(mark: &str) -> Option<(&str, Pos)> {
     ))
 }
 
-/// The methods of the library's interfaces a kernel may embed.
-const LIBRARY_INTERFACES: [(&str, &[&str]); 8] = [
-    ("error", &["Error"]),
-    ("io.Reader", &["Read"]),
-    ("io.Writer", &["Write"]),
-    ("io.Closer", &["Close"]),
-    ("io.ReadCloser", &["Read", "Close"]),
-    ("io.WriteCloser", &["Write", "Close"]),
-    ("io.ReadWriter", &["Read", "Write"]),
-    ("io.ReadWriteCloser", &["Read", "Write", "Close"]),
-];
-
 /// Replaces each embedded interface by its methods, as Go's method sets union them:
 /// a declared interface (itself resolved first) or one of the library's. Anything
 /// else embedded is refused at the declaration that embeds it.
 fn embedded(file: &mut File) -> R<()> {
     type Found = Result<Vec<String>, (Pos, String)>;
     fn methods(file: &File, name: &str, at: Pos, seen: &mut Vec<String>) -> Found {
-        if let Some((_, ms)) = LIBRARY_INTERFACES.iter().find(|(n, _)| *n == name) {
+        if let Some(ms) = super::library::interface(name) {
             return Ok(ms.iter().map(|m| m.to_string()).collect());
         }
         let Some((_, Type::Interface(ms), _)) = file.types.iter().find(|(n, ..)| n == name) else {
@@ -276,7 +264,7 @@ fn embedded(file: &mut File) -> R<()> {
                 &file.path,
                 p,
                 m,
-                Some("an interface may embed the interfaces the kernel declares, error, and io's (Reader, Writer, Closer and their unions)".into()),
+                Some("an interface may embed the interfaces the kernel declares, error, io's (Reader, Writer, Closer and their unions) and net's (Conn, Error, Listener, Addr)".into()),
             )
         })?;
         done.push((name.clone(), r, *at));

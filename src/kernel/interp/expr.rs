@@ -355,6 +355,13 @@ impl<'a> I<'a> {
     }
 
     pub(super) fn has_type(&self, v: &Value, t: &Type) -> bool {
+        // A library interface (`io.Reader`, `net.Error`): every one of its methods.
+        if let Type::Pkg(pkg, n) = t
+            && let Some(ms) = crate::kernel::library::interface(&format!("{pkg}.{n}"))
+        {
+            let ms: Vec<String> = ms.iter().map(|m| m.to_string()).collect();
+            return self.has_type(v, &Type::Interface(ms));
+        }
         // A declared interface: the value has every one of its methods.
         if let Type::Name(n) = t
             && let Some(Type::Interface(ms)) = self.k().types.get(n)
