@@ -767,3 +767,24 @@ fn net_interfaces_are_method_sets() {
         &["main in main at net_timeout_retry.go:38 waits for receive from channel result (empty)"],
     );
 }
+
+/// `atomic.Value`: Load, Store, Swap and CompareAndSwap as Go documents them, each an
+/// operation on its own object, and a `Load` poll sees a `Store` (a self-checking
+/// kernel, proven); storing nil panics with Go's message; a hot reload that releases
+/// only the new config's waiters is found.
+#[test]
+fn atomic_value_loads_what_was_stored() {
+    proven(&["tests/kernels/atomic_value.go"]);
+    found(
+        &["tests/kernels/atomic_value_nil.go"],
+        "violation:panic",
+        &["panic: sync/atomic: store of nil value into Value (atomic_value_nil.go:9)"],
+    );
+    found(
+        &["tests/kernels/atomic_value_reload.go"],
+        "deadlock",
+        &[
+            "waiter in main.func1 at atomic_value_reload.go:18 waits for receive from channel config.ready (empty)",
+        ],
+    );
+}

@@ -104,6 +104,21 @@ impl Atomic {
         self.run(Op::CompareAndSwap(old, new)) == 1
     }
 
+    /// One operation on a value of any type kept elsewhere (`atomic.Value`): `f` does it
+    /// and says whether it changed the value, which then counts one more version here
+    /// (so a goroutine polling `Load` sees the world change). `what` is the step's text.
+    pub(crate) fn step<R>(&self, what: &str, mut f: impl FnMut() -> (R, bool)) -> R {
+        let o = &self.o;
+        o.w.op(&[o], |st, _| {
+            let (r, changed) = f();
+            if changed && let ObjKind::Atomic { value } = &mut st.objs[o.id].kind {
+                *value = value.wrapping_add(1);
+            }
+            let name = st.label(o.id);
+            Attempt::Done(r, say!(st, "atomic {name}: {what}"))
+        })
+    }
+
     /// One operation on a value kept elsewhere (a kernel's plain variable, for
     /// `atomic.AddInt64(&n, 1)`), ordered through this atomic's object, which all such
     /// variables share: `read` gives the value, `write` takes the new one.

@@ -105,6 +105,7 @@ pub const PACKAGES: &[(&str, &[&str])] = &[
             "Uint32",
             "Uint64",
             "Bool",
+            "Value",
         ],
     ),
     (

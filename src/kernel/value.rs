@@ -167,6 +167,9 @@ pub enum SyncObj {
     RLocker(go::RwMutex),
     /// `atomic.Int32`, `Int64`, `Uint32`, `Uint64`, and `atomic.Bool` (true: a bool).
     Atomic(go::Atomic, bool),
+    /// `atomic.Value`: the value stored (nil before the first Store), each access one
+    /// operation on the atomic's object, which counts the stores.
+    AtomicValue(go::Atomic, Mutex<Value>),
 }
 
 pub enum Callable {

@@ -430,6 +430,10 @@ impl<'a> I<'a> {
                 ("time", "Time") => Value::Time(ZERO_TIME),
                 // A zero Cond: its L is assigned by hand (`c.L = &mu`) before use.
                 ("sync", "Cond") => Value::Sync(Arc::new(SyncObj::Cond(Mutex::new(None), name()))),
+                ("atomic", "Value") => Value::Sync(Arc::new(SyncObj::AtomicValue(
+                    self.go.atomic(&name(), 0),
+                    Mutex::new(Value::Nil),
+                ))),
                 ("atomic", "Int32" | "Int64" | "Uint32" | "Uint64" | "Bool") => Value::Sync(
                     Arc::new(SyncObj::Atomic(self.go.atomic(&name(), 0), n == "Bool")),
                 ),

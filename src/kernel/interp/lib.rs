@@ -243,6 +243,9 @@ impl<'a> I<'a> {
                     x.run(|| out = self.call(&arg(0), Vec::new()));
                     out?;
                 }
+                (SyncObj::AtomicValue(a, stored), _) => {
+                    return self.atomic_value(a, stored, m, &args);
+                }
                 (SyncObj::Atomic(a, b), _) => {
                     let op = atomic_op(m, &args)?;
                     if *b && matches!(op, AtomicOp::Add(_)) {
@@ -394,6 +397,52 @@ impl<'a> I<'a> {
                 ))
             })?;
         Ok(Value::Int(self.go.rand(n) as i64))
+    }
+
+    /// A method of `atomic.Value` (`stored` is its value): Go panics on storing nil,
+    /// and on storing a value of another type than the first (not checked here: a
+    /// kernel has no types at run time).
+    fn atomic_value(
+        &self,
+        a: &crate::go::Atomic,
+        stored: &Mutex<Value>,
+        m: &str,
+        args: &[Value],
+    ) -> R<Value> {
+        let arg = |i: usize| args.get(i).cloned().unwrap_or(Value::Nil);
+        let nil_store = || Err(Panic("sync/atomic: store of nil value into Value".into()));
+        match m {
+            "Load" => Ok(a.step("Load", || (lock(stored).clone(), false))),
+            "Store" | "Swap" if matches!(arg(0), Value::Nil) => nil_store(),
+            "Store" => {
+                let v = arg(0).copy();
+                a.step("Store", || {
+                    *lock(stored) = v.clone();
+                    ((), true)
+                });
+                Ok(Value::Nil)
+            }
+            "Swap" => {
+                let v = arg(0).copy();
+                Ok(a.step("Swap", || {
+                    (std::mem::replace(&mut *lock(stored), v.clone()), true)
+                }))
+            }
+            "CompareAndSwap" if matches!(arg(1), Value::Nil) => nil_store(),
+            "CompareAndSwap" => {
+                let (old, new) = (arg(0), arg(1).copy());
+                let swapped = a.step("CompareAndSwap", || {
+                    let mut s = lock(stored);
+                    let same = s.equals(&old).unwrap_or(false);
+                    if same {
+                        *s = new.clone();
+                    }
+                    (same, same)
+                });
+                Ok(Value::Bool(swapped))
+            }
+            _ => Err(unsupported(format!("atomic.Value has no method {m}"))),
+        }
     }
 
     /// Functions of the imported packages.
