@@ -159,7 +159,7 @@ fn constructs_outside_the_subset_are_errors_at_their_place() {
             "import",
             "package main\n\nimport \"net/http\"\n\nfunc main() {}\n",
             ":3:8: import \"net/http\" is outside the subset",
-            "a kernel may import: sync, time, context, errors, io, net, log, sync/atomic, math/rand, fmt, testing",
+            "a kernel may import: sync, time, context, errors, io, net, unsafe, log, sync/atomic, math/rand, fmt, testing",
         ),
         (
             "member",
@@ -785,6 +785,22 @@ fn atomic_value_loads_what_was_stored() {
         "deadlock",
         &[
             "waiter in main.func1 at atomic_value_reload.go:18 waits for receive from channel config.ready (empty)",
+        ],
+    );
+}
+
+/// `unsafe.Pointer` as an opaque pointer (conversions keep the value, `(*T)(p)`
+/// included) with `sync/atomic`'s Pointer functions, each one Go operation (a
+/// self-checking kernel, proven); a buffer swap that fills the fresh buffer while a
+/// reader holds the old one is found.
+#[test]
+fn unsafe_pointer_is_an_opaque_pointer() {
+    proven(&["tests/kernels/unsafe_pointer.go"]);
+    found(
+        &["tests/kernels/unsafe_pointer_swap.go"],
+        "deadlock",
+        &[
+            "consumer in main.func1 at unsafe_pointer_swap.go:22 waits for receive from channel buffer.full (empty)",
         ],
     );
 }

@@ -70,6 +70,7 @@ pub const PACKAGES: &[(&str, &[&str])] = &[
         ],
     ),
     ("net", &["Conn", "Error", "Listener", "Addr"]),
+    ("unsafe", &["Pointer"]),
     (
         "log",
         &[
@@ -80,6 +81,10 @@ pub const PACKAGES: &[(&str, &[&str])] = &[
     (
         "sync/atomic",
         &[
+            "LoadPointer",
+            "StorePointer",
+            "SwapPointer",
+            "CompareAndSwapPointer",
             "AddInt32",
             "AddInt64",
             "AddUint32",

@@ -582,6 +582,8 @@ impl<'a> I<'a> {
                 }
             }
             E::Type(_) => return self.convert(args, env),
+            // `(*T)(x)`: a conversion to a pointer type, which keeps the value.
+            E::Unary("*", t) if self.names_type(t, env) => return self.convert(args, env),
             E::Sel(x, name) => {
                 if let Some(pkg) = self.package(x, env) {
                     let vs = self.args(args, spread, env)?;
@@ -593,6 +595,17 @@ impl<'a> I<'a> {
         let fv = self.eval(f, env)?;
         let vs = self.args(args, spread, env)?;
         self.call(&fv, vs)
+    }
+
+    /// Whether `e` names a type (`T`, `unsafe.Pointer`) rather than a value.
+    fn names_type(&self, e: &Expr, env: &Env) -> bool {
+        match &e.kind {
+            E::Ident(n) => {
+                env.lookup(n).is_none() && (self.k().types.contains_key(n) || is_basic(n))
+            }
+            E::Sel(x, _) => self.package(x, env).is_some(),
+            _ => false,
+        }
     }
 
     /// `T(x)`: every conversion the subset has keeps the value.

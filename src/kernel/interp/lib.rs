@@ -244,7 +244,7 @@ impl<'a> I<'a> {
                     out?;
                 }
                 (SyncObj::AtomicValue(a, stored), _) => {
-                    return self.atomic_value(a, stored, m, &args);
+                    return self.atomic_value(a, stored, m, &args, false);
                 }
                 (SyncObj::Atomic(a, b), _) => {
                     let op = atomic_op(m, &args)?;
@@ -372,6 +372,10 @@ impl<'a> I<'a> {
         let Some(a) = &self.rt.atomics else {
             return Err(unsupported("sync/atomic without its import"));
         };
+        // `LoadPointer(&p)` and its kin: an `unsafe.Pointer` variable, any value.
+        if let Some(m) = f.strip_suffix("Pointer") {
+            return self.atomic_value(a, cell, m, &args[1..], true);
+        }
         let op = atomic_op(f, &args[1..])?;
         let read = || match &*lock(cell) {
             Value::Int(v) => *v,
@@ -399,24 +403,33 @@ impl<'a> I<'a> {
         Ok(Value::Int(self.go.rand(n) as i64))
     }
 
-    /// A method of `atomic.Value` (`stored` is its value): Go panics on storing nil,
-    /// and on storing a value of another type than the first (not checked here: a
-    /// kernel has no types at run time).
+    /// A method of `atomic.Value` (`stored` is its value), or with `pointer` the
+    /// function of that name on an `unsafe.Pointer` variable (`LoadPointer`). Go panics
+    /// on storing nil in a Value, and on storing a value of another type than the
+    /// first (not checked here: a kernel has no types at run time).
     fn atomic_value(
         &self,
         a: &crate::go::Atomic,
         stored: &Mutex<Value>,
         m: &str,
         args: &[Value],
+        pointer: bool,
     ) -> R<Value> {
         let arg = |i: usize| args.get(i).cloned().unwrap_or(Value::Nil);
         let nil_store = || Err(Panic("sync/atomic: store of nil value into Value".into()));
+        let what = |m: &str| {
+            if pointer {
+                format!("{m}Pointer")
+            } else {
+                m.to_string()
+            }
+        };
         match m {
-            "Load" => Ok(a.step("Load", || (lock(stored).clone(), false))),
-            "Store" | "Swap" if matches!(arg(0), Value::Nil) => nil_store(),
+            "Load" => Ok(a.step(&what(m), || (lock(stored).clone(), false))),
+            "Store" | "Swap" if !pointer && matches!(arg(0), Value::Nil) => nil_store(),
             "Store" => {
                 let v = arg(0).copy();
-                a.step("Store", || {
+                a.step(&what(m), || {
                     *lock(stored) = v.clone();
                     ((), true)
                 });
@@ -424,14 +437,14 @@ impl<'a> I<'a> {
             }
             "Swap" => {
                 let v = arg(0).copy();
-                Ok(a.step("Swap", || {
+                Ok(a.step(&what(m), || {
                     (std::mem::replace(&mut *lock(stored), v.clone()), true)
                 }))
             }
-            "CompareAndSwap" if matches!(arg(1), Value::Nil) => nil_store(),
+            "CompareAndSwap" if !pointer && matches!(arg(1), Value::Nil) => nil_store(),
             "CompareAndSwap" => {
                 let (old, new) = (arg(0), arg(1).copy());
-                let swapped = a.step("CompareAndSwap", || {
+                let swapped = a.step(&what(m), || {
                     let mut s = lock(stored);
                     let same = s.equals(&old).unwrap_or(false);
                     if same {
@@ -459,6 +472,8 @@ impl<'a> I<'a> {
             ("time", "Since") => Value::Int(since(self.go.now().as_nanos() as i64, &arg(0))?),
             ("time", "Until") => Value::Int(-since(self.go.now().as_nanos() as i64, &arg(0))?),
             ("rand", "Seed") => Value::Nil,
+            // An opaque pointer: the value itself, compared by identity.
+            ("unsafe", "Pointer") => arg(0),
             ("rand", "NewSource" | "New") => Value::Rand,
             ("time", "After") => {
                 let name = self.name_for("time.After", p);
