@@ -804,3 +804,17 @@ fn unsafe_pointer_is_an_opaque_pointer() {
         ],
     );
 }
+
+/// `Ticker.Reset` restarts a ticker with its new period on the same channel, and a
+/// second `Stop` is no error (a self-checking kernel, proven under virtual time); a
+/// heartbeat loop that resets its ticker and waits for `C` to close, which `Stop`
+/// never does, leaks.
+#[test]
+fn ticker_reset_restarts_the_period() {
+    proven(&["--time", "virtual", "tests/kernels/ticker_reset.go"]);
+    found(
+        &["--time", "virtual", "tests/kernels/ticker_reset_leak.go"],
+        "leak",
+        &["heartbeat in main.func1 at ticker_reset_leak.go:13 waits for select"],
+    );
+}

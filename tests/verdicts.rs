@@ -308,6 +308,16 @@ fn constructs_outside_the_subset_are_refused_before_running() {
             "time.ParseDuration is outside the Go subset stalemate interprets",
         ),
         (
+            "unsupported_func_type_method.go",
+            "unsupported_func_type_method.go:5:1:",
+            "method HandlerFunc.Serve on a named type that is not a struct is outside the Go subset stalemate interprets",
+        ),
+        (
+            "unsupported_elem_address.go",
+            "unsupported_elem_address.go:5:7:",
+            "the address of an element (&s[i]) is outside the Go subset stalemate interprets",
+        ),
+        (
             "unsupported_embed_struct.go",
             "unsupported_embed_struct.go:6:2:",
             "embedding T, which is not an interface",

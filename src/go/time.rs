@@ -97,6 +97,19 @@ impl Go {
     /// holds one tick; a tick that finds it full is dropped.
     pub fn ticker(&self, name: &str, d: Duration, fires: usize) -> Ticker {
         let c = self.chan::<()>(name, 1);
+        let stop = self.ticking(name, &c, d, fires);
+        Ticker {
+            c,
+            stop: std::sync::Mutex::new(Some(stop)),
+            go: self.clone(),
+            name: name.to_string(),
+            fires,
+        }
+    }
+
+    /// The goroutine that ticks on `c` every `d`, `fires` times at most, until the
+    /// channel it returns is closed.
+    fn ticking(&self, name: &str, c: &Chan<()>, d: Duration, fires: usize) -> Chan<()> {
         let stop = self.chan::<()>(&format!("{name}.stop"), 0);
         let (tick, halt) = (c.clone(), stop.clone());
         self.go(&format!("ticker {name}"), move |go| {
@@ -109,7 +122,7 @@ impl Go {
                 tick.try_send(());
             }
         });
-        Ticker { c, stop }
+        stop
     }
 }
 
@@ -206,12 +219,27 @@ impl Timer {
 /// A ticker: receive from `c`; `stop` ends it.
 pub struct Ticker {
     pub c: Chan<()>,
-    stop: Chan<()>,
+    /// The running ticking goroutine's stop channel; `None` once stopped.
+    stop: std::sync::Mutex<Option<Chan<()>>>,
+    go: Go,
+    name: String,
+    fires: usize,
 }
 
 impl Ticker {
-    /// `ticker.Stop()`.
+    /// `ticker.Stop()`: no more ticks (a tick already in `c` stays there, as in Go).
     pub fn stop(&self) {
-        self.stop.close();
+        let stop = self.stop.lock().unwrap_or_else(|e| e.into_inner()).take();
+        if let Some(s) = stop {
+            s.close();
+        }
+    }
+
+    /// `ticker.Reset(d)`: stops the ticker and starts it again with period `d`, its
+    /// next tick `d` from now (on the same channel, with its own count of ticks).
+    pub fn reset(&self, d: Duration) {
+        self.stop();
+        let next = self.go.ticking(&self.name, &self.c, d, self.fires);
+        *self.stop.lock().unwrap_or_else(|e| e.into_inner()) = Some(next);
     }
 }

@@ -57,6 +57,18 @@ pub fn check(f: &File) -> R {
     for (_, t, p) in &f.types {
         c.ty(t, *p)?;
     }
+    // A method needs its receiver's type at run time, which only structs carry.
+    for (recv, name, func) in &f.methods {
+        if let Some((_, t, _)) = f.types.iter().find(|(n, ..)| n == recv)
+            && !matches!(t, Type::Struct(_))
+        {
+            c.err(
+                func.pos,
+                format!("method {recv}.{name} on a named type that is not a struct is outside the Go subset stalemate interprets"),
+                format!("declare {recv} as a struct (type {recv} struct{{ ... }}) and give it the methods; see docs/kernels.md, section \"The subset\""),
+            )?;
+        }
+    }
     for (_, e) in &f.consts {
         c.expr(e)?;
     }
@@ -386,6 +398,12 @@ impl C<'_> {
                 }
                 self.expr(x)
             }
+            // Elements are no variables of their own here: `&s[i]` has nothing to point at.
+            E::Unary("&", x) if matches!(x.kind, E::Index(..)) => self.err(
+                e.pos,
+                "the address of an element (&s[i]) is outside the Go subset stalemate interprets".into(),
+                "keep a pointer to a struct, or index the slice where the element is used; see docs/kernels.md, section \"The subset\"".into(),
+            ),
             E::Unary(_, x) => self.expr(x),
             E::Binary(_, a, b) | E::Index(a, b) => {
                 self.expr(a)?;

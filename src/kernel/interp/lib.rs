@@ -286,6 +286,10 @@ impl<'a> I<'a> {
                     t.stop();
                     return Ok(Value::Nil);
                 }
+                (Clock::Ticker(t), "Reset") => {
+                    t.reset(nanos(&arg(0))?);
+                    return Ok(Value::Nil);
+                }
                 _ => {
                     return Err(unsupported(format!(
                         "time method {m} is outside the subset"
