@@ -818,3 +818,17 @@ fn ticker_reset_restarts_the_period() {
         &["heartbeat in main.func1 at ticker_reset_leak.go:13 waits for select"],
     );
 }
+
+/// Methods on named types that are not structs (an int enumeration with `String`, a
+/// func type, a channel type, a map type, a pointer method on a named int), seen by
+/// interfaces and type switches: a self-checking kernel, proven. A stop channel type
+/// whose `Stop` is called by both the shutdown and the error path double-closes.
+#[test]
+fn methods_on_named_non_struct_types() {
+    proven(&["tests/kernels/named_types.go"]);
+    found(
+        &["tests/kernels/named_types_stop_twice.go"],
+        "fault:close-of-closed-channel",
+        &["stopCh.Stop at named_types_stop_twice.go:9  close stop: already closed"],
+    );
+}

@@ -308,9 +308,9 @@ fn constructs_outside_the_subset_are_refused_before_running() {
             "time.ParseDuration is outside the Go subset stalemate interprets",
         ),
         (
-            "unsupported_func_type_method.go",
-            "unsupported_func_type_method.go:5:1:",
-            "method HandlerFunc.Serve on a named type that is not a struct is outside the Go subset stalemate interprets",
+            "unsupported_kind_methods.go",
+            "unsupported_kind_methods.go:9:1:",
+            "methods A.Name and B.Name on two named int types are outside the Go subset stalemate interprets",
         ),
         (
             "unsupported_elem_address.go",

@@ -182,3 +182,31 @@ pub struct File {
     /// Methods: receiver type name, method name, function.
     pub methods: Vec<(String, String, Arc<Func>)>,
 }
+
+/// What a value of type `t` is at run time, for a named type that is not a struct:
+/// `int`, `string`, `bool`, `func`, `chan`, `slice`, `array`, `map`. A value does not
+/// carry such a type's name, so its methods are found by this kind (`lookup` gives a
+/// declared type). `None` for structs (their values carry their type), interfaces and
+/// pointers.
+pub fn value_kind(t: &Type, lookup: &dyn Fn(&str) -> Option<Type>) -> Option<&'static str> {
+    let mut t = t.clone();
+    for _ in 0..32 {
+        t = match &t {
+            Type::Name(n) => match n.as_str() {
+                "string" => return Some("string"),
+                "bool" => return Some("bool"),
+                "int" | "int8" | "int16" | "int32" | "int64" | "uint" | "uint8" | "uint16"
+                | "uint32" | "uint64" | "uintptr" | "byte" | "rune" => return Some("int"),
+                _ => lookup(n)?,
+            },
+            Type::Pkg(p, n) if p == "time" && n == "Duration" => return Some("int"),
+            Type::Func => return Some("func"),
+            Type::Chan(_) => return Some("chan"),
+            Type::Slice(_) => return Some("slice"),
+            Type::Array(..) => return Some("array"),
+            Type::Map(..) => return Some("map"),
+            _ => return None,
+        };
+    }
+    None
+}

@@ -7,7 +7,7 @@ use super::KernelError;
 use super::ast::*;
 use super::library::{LIB_MEMBERS, members};
 use std::cell::RefCell;
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 /// Names every kernel has: builtins, constants and the basic types.
 const UNIVERSE: &[&str] = &[
@@ -57,15 +57,33 @@ pub fn check(f: &File) -> R {
     for (_, t, p) in &f.types {
         c.ty(t, *p)?;
     }
-    // A method needs its receiver's type at run time, which only structs carry.
+    // A value of a named type that is not a struct does not carry the type's name, so
+    // its methods are found by the value's kind (`ast::value_kind`): two such types of
+    // one kind may not share a method name.
+    let lookup = |n: &str| f.types.iter().find(|t| t.0 == n).map(|t| t.1.clone());
+    let mut by_kind: BTreeMap<(&str, &str), &str> = BTreeMap::new();
     for (recv, name, func) in &f.methods {
-        if let Some((_, t, _)) = f.types.iter().find(|(n, ..)| n == recv)
-            && !matches!(t, Type::Struct(_))
+        let Some((_, t, _)) = f.types.iter().find(|(n, ..)| n == recv) else {
+            continue;
+        };
+        if matches!(t, Type::Struct(_)) {
+            continue;
+        }
+        let Some(kind) = value_kind(t, &lookup) else {
+            c.err(
+                func.pos,
+                format!("method {recv}.{name} on a named pointer or interface type is outside the Go subset stalemate interprets"),
+                "give the methods to a struct or to a named int, string, bool, func, chan, slice or map type; see docs/kernels.md, section \"The subset\"".into(),
+            )?;
+            continue;
+        };
+        if let Some(other) = by_kind.insert((kind, name.as_str()), recv.as_str())
+            && other != recv
         {
             c.err(
                 func.pos,
-                format!("method {recv}.{name} on a named type that is not a struct is outside the Go subset stalemate interprets"),
-                format!("declare {recv} as a struct (type {recv} struct{{ ... }}) and give it the methods; see docs/kernels.md, section \"The subset\""),
+                format!("methods {other}.{name} and {recv}.{name} on two named {kind} types are outside the Go subset stalemate interprets"),
+                format!("a {kind} value does not carry its named type here, so one {kind} type per method name; see docs/kernels.md, section \"The subset\""),
             )?;
         }
     }

@@ -369,6 +369,12 @@ impl<'a> I<'a> {
             return self.has_type(v, &Type::Interface(ms.clone()));
         }
         if let (Type::Interface(ms), false) = (t, ms_empty(t)) {
+            // A value of a named non-struct type: its methods, found by its kind.
+            if !matches!(v, Value::Struct(_) | Value::Ptr(_) | Value::Error(_))
+                && ms.iter().all(|m| self.kind_method(v, m).is_some())
+            {
+                return true;
+            }
             let ty = match v {
                 Value::Struct(s) => Some(s.ty.clone()),
                 Value::Ptr(c) => match &*lock(c) {
@@ -382,6 +388,15 @@ impl<'a> I<'a> {
                 ms.iter()
                     .all(|m| self.k().methods.contains_key(&(ty.to_string(), m.clone())))
             });
+        }
+        // A named type that is not a struct: a value of its kind.
+        if let Type::Name(n) = t
+            && let Some(u) = self.k().types.get(n)
+            && !matches!(u, Type::Struct(_) | Type::Interface(_))
+        {
+            let k = self.k();
+            let lookup = |n: &str| k.types.get(n).cloned();
+            return Self::kind_of(v).is_some() && Self::kind_of(v) == value_kind(u, &lookup);
         }
         match (v, t) {
             (Value::Ptr(c), Type::Ptr(inner)) => match (&*lock(c), &**inner) {

@@ -144,7 +144,48 @@ impl<'a> I<'a> {
             return self.package_member(pkg, name);
         }
         let base = self.eval(x, env)?;
+        // A pointer method of a named non-struct type on a variable: Go takes its
+        // address (`c.Inc()` is `(&c).Inc()`), so the method changes the variable.
+        if !matches!(base, Value::Ptr(_))
+            && let Some(m) = self.kind_method(&base, name)
+            && matches!(m.recv, Some((_, true)))
+            && let Ok(Place::Cell(c)) = self.place(x, env)
+        {
+            return Ok(Value::Func(Arc::new(Callable::Method(m, Value::Ptr(c)))));
+        }
         self.member(&base, name)
+    }
+
+    /// The kind of a value whose methods are those of a named non-struct type.
+    pub(super) fn kind_of(v: &Value) -> Option<&'static str> {
+        Some(match v {
+            Value::Int(_) => "int",
+            Value::Str(_) => "string",
+            Value::Bool(_) => "bool",
+            Value::Func(_) => "func",
+            Value::Chan(_) => "chan",
+            Value::Slice(s) if s.array => "array",
+            Value::Slice(_) => "slice",
+            Value::Map(..) => "map",
+            _ => return None,
+        })
+    }
+
+    /// Method `name` of the named type that is not a struct whose values are of
+    /// `v`'s kind (the checker allows one such type per kind and method name).
+    pub(super) fn kind_method(&self, v: &Value, name: &str) -> Option<Arc<Func>> {
+        let kind = Self::kind_of(v)?;
+        let k = self.k();
+        let lookup = |n: &str| k.types.get(n).cloned();
+        k.methods
+            .iter()
+            .find(|((t, m), _)| {
+                m == name
+                    && k.types.get(t).is_some_and(|ty| {
+                        !matches!(ty, Type::Struct(_)) && value_kind(ty, &lookup) == Some(kind)
+                    })
+            })
+            .map(|(_, f)| f.clone())
     }
 
     pub(super) fn member(&self, base: &Value, name: &str) -> R<Value> {
@@ -191,6 +232,20 @@ impl<'a> I<'a> {
             if matches!(inner, Value::Sync(_) | Value::Timer(_) | Value::Ctx(_)) {
                 return self.member(&inner, name);
             }
+        }
+        // A method of a named type that is not a struct, found by the value's kind.
+        let (inner, ptr) = match base {
+            Value::Ptr(c) => (lock(c).clone(), true),
+            v => (v.clone(), false),
+        };
+        if let Some(m) = self.kind_method(&inner, name) {
+            let recv = match (&m.recv, ptr) {
+                (Some((_, true)), true) => base.clone(),
+                (Some((_, true)), false) => Value::Ptr(cell(base.clone())),
+                (_, true) => inner.copy(),
+                _ => base.copy(),
+            };
+            return Ok(Value::Func(Arc::new(Callable::Method(m, recv))));
         }
         match (base, name) {
             (Value::Timer(t), "C") => Ok(Value::Chan(Arc::new(KChan {
