@@ -832,3 +832,16 @@ fn methods_on_named_non_struct_types() {
         &["stopCh.Stop at named_types_stop_twice.go:9  close stop: already closed"],
     );
 }
+
+/// `io.Discard` is an `io.Writer` that takes every byte and never fails (a
+/// self-checking kernel, proven); a shipper that closes its done channel only on a
+/// failed write, configured with `io.Discard`, leaves the flusher waiting.
+#[test]
+fn io_discard_writes_everything() {
+    proven(&["tests/kernels/io_discard.go"]);
+    found(
+        &["tests/kernels/io_discard_drain.go"],
+        "deadlock",
+        &["main in main at io_discard_drain.go:24 waits for receive from channel done (empty)"],
+    );
+}

@@ -60,6 +60,7 @@ pub const PACKAGES: &[(&str, &[&str])] = &[
         &[
             "EOF",
             "ErrClosedPipe",
+            "Discard",
             "Reader",
             "Writer",
             "Closer",
@@ -233,7 +234,9 @@ pub const LIB_MEMBERS: &[&str] = &[
     "Int31n",
     "Int63n",
     "Seed",
-    "C", // context, errors
+    "C",
+    // io.Discard
+    "Write", // context, errors
     "Err",
     "Error", // testing
     "Fatal",

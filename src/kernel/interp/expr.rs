@@ -385,8 +385,10 @@ impl<'a> I<'a> {
                 _ => None,
             };
             return ty.is_some_and(|ty| {
-                ms.iter()
-                    .all(|m| self.k().methods.contains_key(&(ty.to_string(), m.clone())))
+                ms.iter().all(|m| {
+                    (&*ty == DISCARD && m == "Write")
+                        || self.k().methods.contains_key(&(ty.to_string(), m.clone()))
+                })
             });
         }
         // A named type that is not a struct: a value of its kind.

@@ -4,6 +4,9 @@
 
 use super::*;
 
+/// The type of `io.Discard`, which no kernel can declare (it is no Go identifier).
+pub(super) const DISCARD: &str = "io.discard";
+
 /// An interface type with no methods (`interface{}`, `any`), or not an interface.
 pub(super) fn ms_empty(t: &Type) -> bool {
     !matches!(t, Type::Interface(ms) if !ms.is_empty())
@@ -191,6 +194,13 @@ impl<'a> I<'a> {
     pub(super) fn member(&self, base: &Value, name: &str) -> R<Value> {
         if let Value::Nil = base {
             return Err(rt_err("invalid memory address or nil pointer dereference"));
+        }
+        // io.Discard.Write(p): all of p, no error.
+        if let Value::Struct(s) = base
+            && &*s.ty == DISCARD
+            && name == "Write"
+        {
+            return Ok(Value::Func(Arc::new(Callable::Builtin("io.Discard.Write"))));
         }
         // Methods the kernel declares, on the dynamic type.
         let st = struct_of(base);
@@ -411,6 +421,12 @@ impl<'a> I<'a> {
             ("context", "Canceled") => Ok(self.rt.canceled.clone()),
             ("io", "EOF") => Ok(self.rt.eof.clone()),
             ("io", "ErrClosedPipe") => Ok(self.rt.closed_pipe.clone()),
+            // A writer that takes everything: a struct of a type no kernel can name.
+            ("io", "Discard") => Ok(Value::Struct(Arc::new(Struct {
+                ty: Arc::from(DISCARD),
+                names: Arc::new(Vec::new()),
+                fields: Vec::new(),
+            }))),
             ("context", "DeadlineExceeded") => Ok(self.rt.deadline.clone()),
             _ => Ok(Value::Func(Arc::new(Callable::Lib(
                 Value::str(&format!("{pkg}.{name}")),
