@@ -845,3 +845,19 @@ fn io_discard_writes_everything() {
         &["main in main at io_discard_drain.go:24 waits for receive from channel done (empty)"],
     );
 }
+
+/// `&s[i]` points at an element of the backing array: stores through it, struct
+/// elements' fields and pointer methods, equality of two pointers to one element,
+/// array elements (a self-checking kernel, proven); workers counting through
+/// pointers to one shared shard race, and the race names the element.
+#[test]
+fn the_address_of_an_element() {
+    proven(&["tests/kernels/elem_address.go"]);
+    found(
+        &["tests/kernels/elem_address_race.go"],
+        "data-race",
+        &[
+            "worker wrote *c after step 5 in main.func1 at elem_address_race.go:18; worker read it after step 8",
+        ],
+    );
+}

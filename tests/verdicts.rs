@@ -313,11 +313,6 @@ fn constructs_outside_the_subset_are_refused_before_running() {
             "methods A.Name and B.Name on two named int types are outside the Go subset stalemate interprets",
         ),
         (
-            "unsupported_elem_address.go",
-            "unsupported_elem_address.go:5:7:",
-            "the address of an element (&s[i]) is outside the Go subset stalemate interprets",
-        ),
-        (
             "unsupported_embed_struct.go",
             "unsupported_embed_struct.go:6:2:",
             "embedding T, which is not an interface",

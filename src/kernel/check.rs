@@ -416,12 +416,6 @@ impl C<'_> {
                 }
                 self.expr(x)
             }
-            // Elements are no variables of their own here: `&s[i]` has nothing to point at.
-            E::Unary("&", x) if matches!(x.kind, E::Index(..)) => self.err(
-                e.pos,
-                "the address of an element (&s[i]) is outside the Go subset stalemate interprets".into(),
-                "keep a pointer to a struct, or index the slice where the element is used; see docs/kernels.md, section \"The subset\"".into(),
-            ),
             E::Unary(_, x) => self.expr(x),
             E::Binary(_, a, b) | E::Index(a, b) => {
                 self.expr(a)?;

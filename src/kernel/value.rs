@@ -46,6 +46,8 @@ pub enum Value {
     Str(Arc<str>),
     Struct(Arc<Struct>),
     Ptr(Cell),
+    /// `&s[i]`: element `i` of a backing array.
+    ElemPtr(Arc<Mutex<Vec<Value>>>, usize),
     Slice(Slice),
     /// A map and its element type, whose zero value a missing key reads.
     Map(Arc<Mutex<BTreeMap<Key, Value>>>, Arc<Type>),
@@ -128,10 +130,15 @@ impl Ord for Ref {
 /// Each identity-compared value met as a map key in one execution, numbered in the
 /// order met. The table holds the value, so its address is not reused meanwhile.
 #[derive(Default)]
-pub struct Ids(Mutex<HashMap<usize, Ref>>);
+pub struct Ids(Mutex<HashMap<(usize, usize), Ref>>);
 
 impl Ids {
     fn of(&self, addr: usize, v: &Value) -> Key {
+        self.at((addr, usize::MAX), v)
+    }
+
+    /// An element's identity: its array and index.
+    fn at(&self, addr: (usize, usize), v: &Value) -> Key {
         let mut m = lock(&self.0);
         let seq = m.len() as u64;
         Key::Ref(
@@ -272,6 +279,7 @@ impl Value {
             (Bool(a), Bool(b)) => a == b,
             (Str(a), Str(b)) => a == b,
             (Ptr(a), Ptr(b)) => Arc::ptr_eq(a, b),
+            (ElemPtr(a, i), ElemPtr(b, j)) => Arc::ptr_eq(a, b) && i == j,
             (Chan(a), Chan(b)) => Arc::ptr_eq(a, b),
             (Error(a), Error(b)) => Arc::ptr_eq(a, b),
             (Ctx(a), Ctx(b)) => Arc::ptr_eq(a, b),
@@ -324,6 +332,7 @@ impl Value {
                 Key::Struct(s.ty.clone(), s.names.clone(), fs)
             }
             Value::Ptr(c) => ids.of(Arc::as_ptr(c) as *const u8 as usize, self),
+            Value::ElemPtr(a, i) => ids.at((Arc::as_ptr(a) as *const u8 as usize, *i), self),
             Value::Chan(c) => ids.of(Arc::as_ptr(c) as *const u8 as usize, self),
             Value::Sync(s) => ids.of(Arc::as_ptr(s) as *const u8 as usize, self),
             Value::Timer(t) => ids.of(Arc::as_ptr(t) as *const u8 as usize, self),
@@ -349,6 +358,7 @@ impl Value {
                 v @ Value::Struct(_) => format!("&{}", v.show()),
                 _ => "(pointer)".into(),
             },
+            Value::ElemPtr(..) => "(pointer)".into(),
             Value::Slice(s) => {
                 let a = lock(&s.arr);
                 let xs: Vec<String> = a[s.off..s.off + s.len].iter().map(Value::show).collect();
@@ -468,6 +478,16 @@ impl Printer {
                 if self.first(Arc::as_ptr(c) as usize) {
                     let v = lock(c).clone();
                     self.value(&v);
+                }
+            }
+            // The array is its slices' (below); the element's value is part of it.
+            Value::ElemPtr(a, i) => {
+                self.put(i);
+                if self.first(Arc::as_ptr(a) as usize) {
+                    let xs: Vec<Value> = lock(a).clone();
+                    for x in &xs {
+                        self.value(x);
+                    }
                 }
             }
             Value::Slice(s) => {

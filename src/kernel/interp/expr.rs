@@ -216,6 +216,7 @@ impl<'a> I<'a> {
                 E::Composite(..) => Ok(Value::Ptr(cell(self.eval(x, env)?))),
                 _ => match self.place(x, env)? {
                     Place::Cell(c) => Ok(Value::Ptr(c)),
+                    Place::Elem(a, i) => Ok(Value::ElemPtr(a, i)),
                     _ => Err(unsupported("cannot take this address")),
                 },
             },
@@ -223,6 +224,10 @@ impl<'a> I<'a> {
                 Value::Ptr(c) => {
                     self.cell_access(&c, || format!("*{}", describe(x)), false);
                     Ok(lock(&c).clone())
+                }
+                Value::ElemPtr(a, i) => {
+                    self.elem_access(&a, i, || format!("*{}", describe(x)), false);
+                    Ok(lock(&a)[i].clone())
                 }
                 Value::Nil => Err(rt_err("invalid memory address or nil pointer dereference")),
                 o => Err(unsupported(format!("cannot dereference {}", o.show()))),
@@ -405,6 +410,10 @@ impl<'a> I<'a> {
                 (Value::Struct(s), Type::Name(n)) => *s.ty == **n,
                 _ => false,
             },
+            (Value::ElemPtr(a, i), Type::Ptr(inner)) => match (lock(a).get(*i), &**inner) {
+                (Some(Value::Struct(s)), Type::Name(n)) => *s.ty == **n,
+                _ => false,
+            },
             (Value::Struct(s), Type::Name(n)) => *s.ty == **n,
             (Value::Int(_), Type::Name(n)) => is_integer(n),
             (Value::Str(_), Type::Name(n)) => n == "string",
@@ -492,6 +501,7 @@ impl<'a> I<'a> {
                 .ok_or_else(|| unsupported(format!("undefined: {n}"))),
             E::Unary("*", x) => match self.eval(x, env)? {
                 Value::Ptr(c) => Ok(Place::Cell(c)),
+                Value::ElemPtr(a, i) => Ok(Place::Elem(a, i)),
                 _ => Err(rt_err("invalid memory address or nil pointer dereference")),
             },
             E::Sel(x, f) => {

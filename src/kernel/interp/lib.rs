@@ -210,6 +210,7 @@ impl<'a> I<'a> {
             let recv = match (&m.recv, base) {
                 (Some((_, true)), Value::Struct(_)) => Value::Ptr(cell(base.clone())),
                 (Some((_, false)), Value::Ptr(c)) => lock(c).copy(),
+                (Some((_, false)), Value::ElemPtr(a, i)) => lock(a)[*i].copy(),
                 (Some((_, false)), v) => v.copy(),
                 _ => base.clone(),
             };

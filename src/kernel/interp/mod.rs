@@ -126,6 +126,10 @@ fn struct_of(v: &Value) -> Option<Arc<Struct>> {
             Value::Struct(s) => Some(s.clone()),
             _ => None,
         },
+        Value::ElemPtr(a, i) => match lock(a).get(*i) {
+            Some(Value::Struct(s)) => Some(s.clone()),
+            _ => None,
+        },
         _ => None,
     }
 }
