@@ -64,6 +64,11 @@ impl Go {
         self.w.unchecked_memory();
     }
 
+    /// See `World::raced_memory`.
+    pub(crate) fn raced_memory(&self) {
+        self.w.raced_memory();
+    }
+
     /// `go f()`: starts a named goroutine.
     pub fn go(&self, name: &str, f: impl FnOnce(Go) + Send + 'static) {
         let g = self.clone();

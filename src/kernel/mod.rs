@@ -229,8 +229,14 @@ impl Kernel {
 pub fn build(k: &'static Kernel, params: &Params) -> ModelFn {
     let params: BTreeMap<String, i64> = params.0.iter().map(|(n, v)| (n.to_string(), *v)).collect();
     Arc::new(move |go: &Go| {
-        // Plain variables are read and written between operations with no race check.
-        go.unchecked_memory();
+        // Plain memory is read and written between operations. With races checked
+        // (`I::mem`), that code is the goroutine's own unless a race is reported, as
+        // a model's `go.data` is; without, loom must not assume it.
+        if go.checks_races() {
+            go.raced_memory();
+        } else {
+            go.unchecked_memory();
+        }
         let rt = Arc::new(Rt {
             k,
             params: params.clone(),

@@ -629,6 +629,13 @@ impl World {
         self.lock().unchecked = true;
     }
 
+    /// Declares that this model keeps memory outside the world that the race detector
+    /// checks (a Go kernel's variables with `check_races`): loom may keep a step out
+    /// of sleep sets as for `Data`, but no state fingerprint can see that memory.
+    pub(crate) fn raced_memory(&self) {
+        self.lock().unchecked = true;
+    }
+
     /// The running goroutine, for what it learns outside an operation. Only a history
     /// (`prints`) needs it, and looking it up costs a lock: otherwise 0, never read.
     fn observer(&self) -> Gid {
