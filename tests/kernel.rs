@@ -848,11 +848,13 @@ fn io_discard_writes_everything() {
 
 /// `&s[i]` points at an element of the backing array: stores through it, struct
 /// elements' fields and pointer methods, equality of two pointers to one element,
-/// array elements (a self-checking kernel, proven); workers counting through
+/// array elements; `&s.f` at a field, `sync/atomic` included (self-checking kernels,
+/// proven); workers counting through
 /// pointers to one shared shard race, and the race names the element.
 #[test]
 fn the_address_of_an_element() {
     proven(&["tests/kernels/elem_address.go"]);
+    proven(&["tests/kernels/field_address.go"]);
     found(
         &["tests/kernels/elem_address_race.go"],
         "data-race",
