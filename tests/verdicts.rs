@@ -313,6 +313,11 @@ fn constructs_outside_the_subset_are_refused_before_running() {
             "methods A.Name and B.Name on two named int types are outside the Go subset stalemate interprets",
         ),
         (
+            "unsupported_recover.go",
+            "unsupported_recover.go:4:17:",
+            "the builtin recover is outside the Go subset stalemate interprets",
+        ),
+        (
             "unsupported_embed_struct.go",
             "unsupported_embed_struct.go:6:2:",
             "embedding T, which is not an interface",

@@ -199,6 +199,18 @@ impl C<'_> {
         if self.defined(name) {
             return Ok(());
         }
+        // Go's builtins the subset leaves out: not undefined, outside.
+        if matches!(
+            name,
+            "recover" | "complex" | "real" | "imag" | "min" | "max" | "clear" | "copy"
+        ) {
+            return Err(KernelError::at(
+                &self.f.path,
+                p,
+                format!("the builtin {name} is outside the Go subset stalemate interprets"),
+                Some("the subset is listed in docs/kernels.md, section \"The subset\"".into()),
+            ));
+        }
         Err(KernelError::at(
             &self.f.path,
             p,

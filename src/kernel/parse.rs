@@ -455,6 +455,9 @@ impl<'a> P<'a> {
                 ArrayLen::Implicit,
                 Box::new(self.ty(self.field(n, "element")?)?),
             ),
+            "generic_type" => {
+                return Err(self.outside(n, &format!("the generic type {}", self.text(n))));
+            }
             k => return Err(self.outside(n, &format!("the type {k}"))),
         })
     }
