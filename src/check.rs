@@ -113,6 +113,15 @@ impl Config {
             .time(self.time)
     }
 
+    /// Where a `check` report comes from; its replay line is the Rust call.
+    fn origin(&self) -> Origin<'_> {
+        Origin {
+            header: Box::new(|execution| self.header(execution)),
+            replay: Box::new(replay_call),
+            graph: "check".into(),
+        }
+    }
+
     /// A report's header: a closure has no scenario, model or parameters of its own.
     fn header(&self, execution: u64) -> Header {
         Header {
@@ -147,13 +156,8 @@ pub fn check(cfg: Config, main: impl Fn(&Go) + Send + Sync + 'static) -> Explore
     let t = Instant::now();
     let o = explore::explore(&cfg.engine, &cfg.bounds(), Arc::new(main), None)
         .unwrap_or_else(|e| panic!("stalemate: {} failed: {e}", cfg.engine.describe()));
-    let origin = Origin {
-        header: &|execution| cfg.header(execution),
-        replay: &replay_call,
-        graph: "check",
-    };
     if let Some(f) = &o.finding {
-        panic!("{}", origin.found(1, f).report);
+        panic!("{}", cfg.origin().found(1, f).report);
     }
     let run = EngineRun {
         engine: cfg.engine.clone(),
@@ -182,12 +186,8 @@ pub fn replay(cfg: Config, token: &str, main: impl Fn(&Go) + Send + Sync + 'stat
             t.engine
         );
     }
-    let origin = Origin {
-        header: &|execution| cfg.header(execution),
-        replay: &replay_call,
-        graph: "check",
-    };
-    let r = origin
+    let r = cfg
+        .origin()
         .replay(Arc::new(main), &t, &cfg.bounds())
         .unwrap_or_else(|e| panic!("stalemate: {e}"));
     assert!(r.reproduced, "the replay diverged:\n{}", r.report);

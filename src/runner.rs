@@ -156,21 +156,25 @@ fn header(s: &Scenario, spec: &EngineSpec, execution: u64) -> Header {
 
 /// The report of a finding, with its replay command as the last line.
 fn found(s: &Scenario, engine_no: usize, f: &Finding) -> Found {
+    origin(s, engine_no).found(engine_no, f)
+}
+
+/// Where the reports of engine `engine_no` of scenario `s` come from.
+fn origin(s: &Scenario, engine_no: usize) -> Origin<'_> {
     let spec = &s.engines[engine_no - 1];
-    let origin = Origin {
-        header: &|execution| header(s, spec, execution),
-        replay: &|token| replay_command(s, token),
-        graph: &format!("{} engine {engine_no}", s.name),
-    };
-    origin.found(engine_no, f)
+    Origin {
+        header: Box::new(move |execution| header(s, spec, execution)),
+        replay: Box::new(|token| replay_command(s, token)),
+        graph: format!("{} engine {engine_no}", s.name),
+    }
 }
 
 /// Where a report comes from, for the scenario-free callers too (`check`): its header
 /// for an execution, its replay command for a token, the title of its graph.
 pub(crate) struct Origin<'a> {
-    pub header: &'a dyn Fn(u64) -> Header,
-    pub replay: &'a dyn Fn(&str) -> String,
-    pub graph: &'a str,
+    pub header: Box<dyn Fn(u64) -> Header + 'a>,
+    pub replay: Box<dyn Fn(&str) -> String + 'a>,
+    pub graph: String,
 }
 
 impl Origin<'_> {
@@ -197,12 +201,12 @@ impl Origin<'_> {
             report,
             token,
             replay: cmd,
-            graph: v.graph.as_ref().map(|g| g.dot(self.graph)),
+            graph: v.graph.as_ref().map(|g| g.dot(&self.graph)),
         }
     }
 
-    /// Replays schedule token `t` of `model` under `bounds(engine number)`: the report
-    /// the recorded one was, if the model still follows it.
+    /// Replays schedule token `t` of `model` under `bounds`: the report the recorded
+    /// one was, if the model still follows it.
     pub(crate) fn replay(
         &self,
         model: ModelFn,
@@ -352,12 +356,7 @@ pub fn replay(s: &Scenario, token: &str) -> Result<Replayed, Error> {
         )));
     }
     let spec = &s.engines[t.engine - 1];
-    let origin = Origin {
-        header: &|execution| header(s, spec, execution),
-        replay: &|token| replay_command(s, token),
-        graph: &s.name,
-    };
-    origin.replay(s.model.build(&s.variant, &s.params), &t, &s.bounds(spec))
+    origin(s, t.engine).replay(s.model.build(&s.variant, &s.params), &t, &s.bounds(spec))
 }
 
 /// A model's network side, built for the scenario's variant and parameters.

@@ -28,7 +28,7 @@ pub const DPOR_PART_SPLIT: u32 = 4;
 pub(crate) const LOOM_MAX_THREADS: usize = loom::MAX_THREADS;
 
 /// An engine with its settings: the one description of an engine, from the scenario
-/// file to the report. [`Engine::explore`] is the one place an engine is picked; each
+/// file to the report. `Engine::explore` is the one place an engine is picked; each
 /// engine's policy is in its own file beside this one.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Engine {
@@ -51,7 +51,7 @@ pub enum Engine {
     /// class of equivalent interleavings.
     Dpor,
     /// turmoil simulations of a model's network side, one per seed
-    /// (`engine::turmoil_engine`); see [`explore_net`].
+    /// (`engine::turmoil_engine`); see [`crate::explore::explore_net`].
     Turmoil(net::Settings),
 }
 

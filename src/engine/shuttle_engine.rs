@@ -104,7 +104,7 @@ impl<S: Scheduler> Scheduler for Bounded<S> {
 
 /// The inner scheduler gets one iteration more than the budget so that "budget
 /// spent" and "scheduler exhausted" stay distinguishable.
-pub(crate) fn schedules(budget: &Budget) -> usize {
+fn schedules(budget: &Budget) -> usize {
     usize::try_from(budget.max_executions.saturating_add(1)).unwrap_or(usize::MAX)
 }
 

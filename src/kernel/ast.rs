@@ -195,8 +195,7 @@ pub fn value_kind(t: &Type, lookup: &dyn Fn(&str) -> Option<Type>) -> Option<&'s
             Type::Name(n) => match n.as_str() {
                 "string" => return Some("string"),
                 "bool" => return Some("bool"),
-                "int" | "int8" | "int16" | "int32" | "int64" | "uint" | "uint8" | "uint16"
-                | "uint32" | "uint64" | "uintptr" | "byte" | "rune" => return Some("int"),
+                n if is_integer(n) => return Some("int"),
                 _ => lookup(n)?,
             },
             Type::Pkg(p, n) if p == "time" && n == "Duration" => return Some("int"),
@@ -209,4 +208,24 @@ pub fn value_kind(t: &Type, lookup: &dyn Fn(&str) -> Option<Type>) -> Option<&'s
         };
     }
     None
+}
+
+/// An integer type's name: every integer is an int64 here.
+pub fn is_integer(n: &str) -> bool {
+    matches!(
+        n,
+        "int"
+            | "int8"
+            | "int16"
+            | "int32"
+            | "int64"
+            | "uint"
+            | "uint8"
+            | "uint16"
+            | "uint32"
+            | "uint64"
+            | "byte"
+            | "rune"
+            | "uintptr"
+    )
 }

@@ -626,7 +626,7 @@ impl World {
     /// operation pending out of sleep sets, as that step may touch such memory.
     pub(crate) fn unchecked_memory(&self) {
         engine::assume_local_steps(self.kind, false);
-        self.lock().unchecked = true;
+        self.raced_memory();
     }
 
     /// Declares that this model keeps memory outside the world that the race detector

@@ -403,7 +403,7 @@ impl<'a> I<'a> {
         {
             let k = self.k();
             let lookup = |n: &str| k.types.get(n).cloned();
-            return Self::kind_of(v).is_some() && Self::kind_of(v) == value_kind(u, &lookup);
+            return Self::kind_of(v).is_some_and(|k| value_kind(u, &lookup) == Some(k));
         }
         match (v, t) {
             (Value::Ptr(c), Type::Ptr(inner)) => match (&*lock(c), &**inner) {

@@ -285,13 +285,6 @@ impl<'a> I<'a> {
     /// their evaluated arguments.
     fn builtin_statement(&self, n: &str, args: &[Value]) -> R<Value> {
         match (n, args) {
-            ("io.Discard.Write", [p]) => {
-                let n = match p {
-                    Value::Slice(s) => s.len as i64,
-                    _ => 0,
-                };
-                return Ok(Value::Tuple(vec![Value::Int(n), Value::Nil]));
-            }
             ("close", [c]) => self.close(c)?,
             ("delete", [m, k]) => {
                 if let (Value::Map(m, _), Some(k)) = (m, k.key(&self.rt.ids)) {
@@ -433,26 +426,6 @@ fn index_base(e: &Expr) -> String {
         E::Index(x, _) => describe(x),
         _ => describe(e),
     }
-}
-
-/// An integer type's name: every integer is an int64 here.
-fn is_integer(n: &str) -> bool {
-    matches!(
-        n,
-        "int"
-            | "int8"
-            | "int16"
-            | "int32"
-            | "int64"
-            | "uint"
-            | "uint8"
-            | "uint16"
-            | "uint32"
-            | "uint64"
-            | "byte"
-            | "rune"
-            | "uintptr"
-    )
 }
 
 fn is_basic(n: &str) -> bool {
