@@ -307,10 +307,11 @@ pub(super) fn analyze(st: &State) -> Violation {
     let gr = graph(st, &stuck, found.as_deref().unwrap_or(&[]));
     if let Some(c) = found {
         let names: Vec<&str> = c.iter().map(|&g| st.name(g)).collect();
-        let mut v = Violation::new(
-            Property::Deadlock,
-            format!("{} wait for each other in a cycle", names.join(", ")),
-        );
+        let detail = match names.as_slice() {
+            [one] => format!("{one} waits for itself"),
+            _ => format!("{} wait for each other in a cycle", names.join(", ")),
+        };
+        let mut v = Violation::new(Property::Deadlock, detail);
         v.cycle = c.iter().map(|&g| line(st, g)).collect();
         v.blocked = all;
         v.graph = Some(Box::new(gr));
