@@ -9,6 +9,10 @@
 pub type Tid = u64;
 pub type Obj = u64;
 
+/// What a step touches, and how: one to three objects nearly always, kept inline so
+/// that copying a step's description (at every scheduling point) allocates nothing.
+pub type Accesses = smallvec::SmallVec<[(Obj, Access); 3]>;
+
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Hash, PartialOrd, Ord)]
 pub enum Access {
     /// Reads the object.
@@ -29,11 +33,11 @@ pub enum Access {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Next {
     pub tid: Tid,
-    pub accesses: Vec<(Obj, Access)>,
+    pub accesses: Accesses,
 }
 
 impl Next {
-    pub fn new(tid: Tid, accesses: Vec<(Obj, Access)>) -> Self {
+    pub fn new(tid: Tid, accesses: Accesses) -> Self {
         Next { tid, accesses }
     }
 }
@@ -65,7 +69,7 @@ fn conflict(a: &[(Obj, Access)], b: &[(Obj, Access)]) -> bool {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Event {
     pub tid: Tid,
-    pub accesses: Vec<(Obj, Access)>,
+    pub accesses: Accesses,
     pub choices: Vec<u32>,
     pub complete: bool,
 }
@@ -136,7 +140,7 @@ struct Level {
 /// every executed choice is scheduled (sound; can cost sleep-set-blocked executions).
 const SKIP_COVERED_ALTERNATIVES: bool = false;
 
-type SleepEntry = (Tid, Vec<(Obj, Access)>, Option<Vec<Vec<u32>>>);
+type SleepEntry = (Tid, Accesses, Option<Vec<Vec<u32>>>);
 
 /// Does the sleep entry cover w (is its thread a weak initial of w, with an explored
 /// choice vector)?
@@ -389,7 +393,7 @@ impl Explorer {
                 top.covered.push((ev.tid, ev.choices.clone()));
                 if !top.pending.iter().any(|p| p.ev.tid == ev.tid) && !top.asleep(ev.tid) {
                     let acc = if top.stoppers.contains(&ev.tid) {
-                        vec![(ANY, Access::Write)]
+                        Accesses::from_slice(&[(ANY, Access::Write)])
                     } else {
                         ev.accesses.clone()
                     };
@@ -448,20 +452,28 @@ impl Explorer {
     /// are blocked on (needed for soundness when steps can block; may be empty if the
     /// program never blocks).  Returns the thread to run, or None when the execution
     /// must end here (nothing enabled, or the rest is redundant); then call `end`.
-    pub fn schedule(&mut self, enabled: &[Next], blocked: &[Next]) -> Option<Tid> {
+    pub fn schedule(&mut self, enabled: Vec<Next>, blocked: Vec<Next>) -> Option<Tid> {
         assert!(self.in_exec, "schedule() outside begin()/end()");
         if self.abandoned || self.sleep_blocked {
+            // Kept for `end_here`, as `finish` would keep them.
+            let n = self.pos;
+            self.stack.truncate(n + 1);
+            if self.stack.len() == n {
+                self.stack.push(Level::default());
+            }
+            self.stack[n].enabled = enabled;
+            self.stack[n].blocked = blocked;
             return None;
         }
         let k = self.pos;
         if k < self.stack.len() {
             let lvl = &mut self.stack[k];
-            lvl.enabled = enabled.to_vec();
-            lvl.blocked = blocked.to_vec();
+            lvl.enabled = enabled;
+            lvl.blocked = blocked;
             if let Some(ev) = &lvl.ev {
                 // Replay of the prefix.
                 let tid = ev.tid;
-                if !enabled.iter().any(|n| n.tid == tid) {
+                if !lvl.enabled.iter().any(|n| n.tid == tid) {
                     self.stats.nondeterminism += 1;
                     self.abandoned = true;
                     return None;
@@ -478,8 +490,8 @@ impl Explorer {
             }
         } else {
             let mut lvl = Level {
-                enabled: enabled.to_vec(),
-                blocked: blocked.to_vec(),
+                enabled,
+                blocked,
                 ..Level::default()
             };
             if let Some(parent) = self.stack.last_mut() {
@@ -493,9 +505,10 @@ impl Explorer {
                 lvl.pending = std::mem::take(&mut parent.carry);
                 lvl.dec = parent.dec + u32::from(parent.decision);
             }
+            let none = lvl.enabled.is_empty();
             self.stack.push(lvl);
             self.stats.max_depth = self.stats.max_depth.max(self.stack.len());
-            if enabled.is_empty() {
+            if none {
                 return None;
             }
             if !self.met && !self.settled {
@@ -512,9 +525,9 @@ impl Explorer {
                 } else {
                     // Above the units: every thread that is awake is a branch.
                     let mut opts: Vec<&Next> =
-                        enabled.iter().filter(|n| !lvl.asleep(n.tid)).collect();
+                        lvl.enabled.iter().filter(|n| !lvl.asleep(n.tid)).collect();
                     opts.sort_by_key(|n| n.tid);
-                    lvl.pending = opts
+                    let pending = opts
                         .iter()
                         .map(|n| {
                             WuNode::leaf(Event {
@@ -525,8 +538,10 @@ impl Explorer {
                             })
                         })
                         .collect();
+                    let decision = opts.len() >= 2;
+                    lvl.pending = pending;
                     lvl.expanded = true;
-                    lvl.decision = opts.len() >= 2;
+                    lvl.decision = decision;
                     if !take_next(lvl) {
                         self.sleep_blocked = true;
                         return None;
@@ -723,7 +738,7 @@ impl Explorer {
     /// The execution ended: `enabled`/`blocked` describe the final state (both empty
     /// after a normal end; non-empty after a deadlock or an early stop by the runtime).
     /// Returns true when the execution counts (not redundant/abandoned).
-    pub fn end(&mut self, enabled: &[Next], blocked: &[Next]) -> bool {
+    pub fn end(&mut self, enabled: Vec<Next>, blocked: Vec<Next>) -> bool {
         self.finish(enabled, blocked, false)
     }
 
@@ -731,11 +746,40 @@ impl Explorer {
     /// violation).  `enabled`/`blocked` are the pending steps of live threads.  The
     /// last step is treated as dependent with every pending step (it disabled them),
     /// so every way of running pending steps before the stop is explored.
-    pub fn stop(&mut self, enabled: &[Next], blocked: &[Next]) -> bool {
+    pub fn stop(&mut self, enabled: Vec<Next>, blocked: Vec<Next>) -> bool {
         self.finish(enabled, blocked, true)
     }
 
-    fn finish(&mut self, enabled: &[Next], blocked: &[Next], stopped: bool) -> bool {
+    /// `end` where `schedule` has just said the execution ends, with the steps it was
+    /// given there.
+    pub fn end_here(&mut self) -> bool {
+        let (enabled, blocked) = match self.stack.get_mut(self.pos) {
+            Some(l) => (
+                std::mem::take(&mut l.enabled),
+                std::mem::take(&mut l.blocked),
+            ),
+            None => (Vec::new(), Vec::new()),
+        };
+        self.end(enabled, blocked)
+    }
+
+    /// `stop` right after the step just taken, the others' next steps being what they
+    /// were when it was chosen.
+    pub fn stop_after_last(&mut self) -> bool {
+        let (enabled, blocked) = match self.pos.checked_sub(1).map(|k| &self.stack[k]) {
+            Some(l) => {
+                let me = l.ev.as_ref().map(|e| e.tid);
+                let others = |v: &[Next]| -> Vec<Next> {
+                    v.iter().filter(|n| Some(n.tid) != me).cloned().collect()
+                };
+                (others(&l.enabled), others(&l.blocked))
+            }
+            None => (Vec::new(), Vec::new()),
+        };
+        self.stop(enabled, blocked)
+    }
+
+    fn finish(&mut self, enabled: Vec<Next>, blocked: Vec<Next>, stopped: bool) -> bool {
         assert!(self.in_exec, "end() outside an execution");
         self.settle();
         self.in_exec = false;
@@ -747,8 +791,8 @@ impl Explorer {
         }
         {
             let t = &mut self.stack[n];
-            t.enabled = enabled.to_vec();
-            t.blocked = blocked.to_vec();
+            t.enabled = enabled;
+            t.blocked = blocked;
         }
         if self.abandoned || self.counted.is_none() {
             self.stats.abandoned += 1;

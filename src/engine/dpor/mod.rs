@@ -18,6 +18,7 @@ mod explorer;
 mod split;
 
 pub(crate) use explorer::Access;
+use explorer::Accesses;
 use explorer::{Explorer, Next, Obj, Tid};
 use shuttle::scheduler::{Schedule, Scheduler, Task, TaskId};
 pub(crate) use split::{explore, help};
@@ -47,7 +48,7 @@ struct Rt {
     /// What each goroutine's next step touches, as declared at its scheduling point.
     /// A goroutine that blocked keeps its declaration: its retry, once woken, touches
     /// what its attempt did.
-    next: BTreeMap<Tid, Vec<(Obj, Access)>>,
+    next: BTreeMap<Tid, Accesses>,
     /// Goroutines whose declared step has been taken: their next declaration starts
     /// afresh.
     taken: std::collections::BTreeSet<Tid>,
@@ -87,8 +88,10 @@ impl Rt {
                 self.bits.insert(t, bits);
                 // The parent's step started it: the child's first step comes after.
                 self.extra.push((explorer::thread_obj(t), Access::Release));
-                self.next
-                    .insert(t, vec![(explorer::thread_obj(t), Access::Acquire)]);
+                self.next.insert(
+                    t,
+                    Accesses::from_slice(&[(explorer::thread_obj(t), Access::Acquire)]),
+                );
                 t
             }
         };
@@ -113,7 +116,7 @@ impl Rt {
             super::Mode::Acquire => Access::Acquire,
             super::Mode::Release => Access::Release,
         };
-        let mut a: Vec<(Obj, Access)> = self
+        let mut a: Accesses = self
             .next
             .get(&t)
             .into_iter()
@@ -292,8 +295,6 @@ pub(crate) struct Dpor {
     over: bool,
     /// The task the explorer last chose: its step is running.
     running: Option<TaskId>,
-    /// What the others' next steps were when it was chosen: still theirs while it runs.
-    last: (Vec<Next>, Vec<Next>),
     started: bool,
 }
 
@@ -306,7 +307,6 @@ impl Dpor {
             explorer,
             over: false,
             running: None,
-            last: (Vec::new(), Vec::new()),
             started: false,
         }
     }
@@ -345,7 +345,7 @@ impl Dpor {
     }
 
     /// Ends the running execution for the explorer, with what is left to run.
-    fn finish(&mut self, enabled: &[Next], blocked: &[Next]) {
+    fn finish(&mut self, enabled: Vec<Next>, blocked: Vec<Next>) {
         if self.over {
             return;
         }
@@ -357,8 +357,11 @@ impl Dpor {
         self.explorer.lock().unwrap_or_else(|p| p.into_inner())
     }
 
-    fn cut(&mut self, enabled: &[Next], blocked: &[Next]) {
-        self.finish(enabled, blocked);
+    fn cut(&mut self) {
+        if !self.over {
+            self.over = true;
+            self.explorer().end_here();
+        }
         super::CUT.with(|c| c.set(true));
     }
 }
@@ -367,7 +370,7 @@ impl Scheduler for Dpor {
     fn new_execution(&mut self) -> Option<Schedule> {
         if self.started {
             // The execution before ran to its end: every goroutine returned or unwound.
-            self.finish(&[], &[]);
+            self.finish(Vec::new(), Vec::new());
         }
         self.started = true;
         RT.with(|rt| {
@@ -423,16 +426,12 @@ impl Scheduler for Dpor {
             // The step just taken broke a property: the execution stops after it, with
             // the others' next steps as they were (the explorer then explores every
             // order of them before it: another violation first, in a census).
-            let me = RT.with(|rt| self.running.and_then(|t| rt.borrow().tid(t)));
-            let (mut e, mut b) = std::mem::take(&mut self.last);
-            e.retain(|n| Some(n.tid) != me);
-            b.retain(|n| Some(n.tid) != me);
             self.over = true;
-            self.explorer().stop(&e, &b);
+            self.explorer().stop_after_last();
             return Some(runnable[0].id());
         }
         let (enabled, blocked) = RT.with(|rt| self.picture(runnable, &rt.borrow()));
-        let next = self.explorer().schedule(&enabled, &blocked);
+        let next = self.explorer().schedule(enabled, blocked);
         match next {
             Some(t) => {
                 let task = runnable
@@ -441,7 +440,6 @@ impl Scheduler for Dpor {
                     .map(|x| x.id())
                     .expect("the explorer chose an enabled goroutine");
                 self.running = Some(task);
-                self.last = (enabled, blocked);
                 // The step is taken: the next one declares afresh.
                 RT.with(|rt| {
                     rt.borrow_mut().taken.insert(t);
@@ -450,7 +448,7 @@ impl Scheduler for Dpor {
             }
             None => {
                 // Redundant from here (or another shard's): the world unwinds.
-                self.cut(&enabled, &blocked);
+                self.cut();
                 Some(runnable[0].id())
             }
         }
