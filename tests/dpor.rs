@@ -424,3 +424,24 @@ fn sends_that_complete_one_select_are_explored_in_both_orders() {
     assert!(dfs.outcomes.len() >= 4, "{:?}", dfs.outcomes);
     assert!(d.explored.executions <= dfs.explored.executions);
 }
+
+/// Two requests for a paused cluster, each timing out on the virtual clock
+/// (cache-sync-wait with retries): the steps that take what a hand-off gave them follow
+/// the step that woke them, so no race reversal asks for one before its waker, an
+/// order no execution follows (8 executions for its 1 trace without that edge). Still
+/// above loom's 2: a retry that the clock's advance made possible is moved before a
+/// step that had to block first for the clock to move (docs/dpor.md, "Not done yet").
+#[test]
+fn a_woken_goroutines_step_follows_its_waker() {
+    let m = stalemate::models::find("cache-sync-wait").expect("model");
+    let model = m.build(
+        "isolated",
+        &m.params(&[("requests_a", 2), ("requests_b", 0)]),
+    );
+    let b = bounds().time(stalemate::TimeMode::Virtual);
+    let c = census(&Engine::Dpor, &b, model.clone()).expect("ran");
+    assert_eq!(c.explored.stop, stalemate::Stop::Exhausted);
+    assert!(c.violations.is_empty(), "{:?}", c.violations);
+    let l = census(&loom(), &b, model).expect("ran");
+    assert_eq!((traces(&c), l.explored.executions), ((1, 4), 2));
+}

@@ -26,6 +26,11 @@ pub enum Access {
     /// Counts as a write.  A Release -> Acquire edge is never reversed; the Acquire
     /// races instead with the Acquire that the Release ended.
     Release,
+    /// Orders a step after the step that woke its goroutine (both name the woken
+    /// goroutine's wake object). Counts as a write; unlike a Release -> Acquire edge,
+    /// the woken step then races, as any step of a goroutine that was blocked, with
+    /// what it waited on (the enabler rule in `analyze`).
+    Wake,
 }
 
 /// What a thread will do at its next step, known before it is scheduled.

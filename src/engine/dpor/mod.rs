@@ -61,6 +61,11 @@ struct Rt {
     extra: Vec<(Obj, Access)>,
     /// The step being executed broke a property: the execution stops there.
     aborted: bool,
+    /// Goroutines parked at the last scheduling point (`wake`).
+    parked: std::collections::BTreeSet<Tid>,
+    /// Goroutines woken with their operation done for them, whose next step (taking
+    /// its result) has not been taken yet (`wake`).
+    woken: std::collections::BTreeSet<Tid>,
 }
 
 impl Rt {
@@ -157,6 +162,27 @@ fn child_id(parent: Tid, used: u32, k: u32) -> Option<(Tid, u32)> {
     Some((parent | (code << (63 - used - len)), used + len))
 }
 
+/// Whether goroutine `t` was woken by another step and has not taken its next step
+/// since: by the step just taken if it was parked at the last scheduling point (that
+/// step then names `wake_obj(t)`, added to `woke`). Its next step names that object
+/// too: it happens after its waker. A step that only takes what was handed to it, or
+/// a retry that a clock's advance made possible, touches nothing its waker touched,
+/// so without this edge a race reversal could move it before the step that woke it,
+/// a sequence no execution can follow (the explorer then expands the level fully,
+/// which is sound and costs executions that end with everyone asleep).
+fn wake(rt: &mut Rt, t: Tid, woke: &mut Accesses) -> bool {
+    if rt.parked.contains(&t) && rt.woken.insert(t) {
+        woke.push((wake_obj(t), Access::Wake));
+    }
+    rt.woken.contains(&t)
+}
+
+/// The object a goroutine's waker releases and its next step acquires (`wake`): one
+/// per goroutine, an id as objects' are.
+fn wake_obj(t: Tid) -> Obj {
+    mix(t ^ 0x7761_6b65) >> 1
+}
+
 /// Whether `task`'s next step can go on without a wait that is no event, and how it
 /// uses its objects.
 fn look(task: TaskId) -> (bool, super::Mode) {
@@ -251,6 +277,7 @@ pub(crate) fn finished() {
         if let Some(t) = rt.tid(Rt::running()) {
             rt.next.remove(&t);
             rt.taken.remove(&t);
+            rt.woken.remove(&t);
         }
     });
 }
@@ -314,14 +341,21 @@ impl Dpor {
     /// The enabled goroutines' next steps, and the blocked ones'. A goroutine held at
     /// a gate (a mutex held by another) is blocked, unless every runnable one is: then
     /// their waits are events, and the world sees who waits for whom.
-    fn picture(&self, runnable: &[&Task], rt: &Rt) -> (Vec<Next>, Vec<Next>) {
+    ///
+    /// Also returns what the step just taken did beyond its declaration: it woke the
+    /// goroutines `wake` names.
+    fn picture(&self, runnable: &[&Task], rt: &mut Rt) -> (Vec<Next>, Vec<Next>, Accesses) {
         let looks: Vec<(bool, super::Mode)> = runnable.iter().map(|t| look(t.id())).collect();
         let none_open = !looks.iter().any(|l| l.0);
         let mut enabled = Vec::new();
         let mut held = Vec::new();
+        let mut woke = Accesses::new();
         for (t, (open, mode)) in runnable.iter().zip(&looks) {
             let Some(tid) = rt.tid(t.id()) else { continue };
-            let n = rt.step(tid, *mode);
+            let mut n = rt.step(tid, *mode);
+            if *mode == super::Mode::Local && wake(rt, tid, &mut woke) {
+                n.accesses.push((wake_obj(tid), Access::Wake));
+            }
             if *open || none_open {
                 enabled.push(n);
             } else {
@@ -341,7 +375,8 @@ impl Dpor {
             .collect();
         blocked.extend(held);
         blocked.sort_by_key(|n| n.tid);
-        (enabled, blocked)
+        rt.parked = blocked.iter().map(|n| n.tid).collect();
+        (enabled, blocked, woke)
     }
 
     /// Ends the running execution for the explorer, with what is left to run.
@@ -430,7 +465,10 @@ impl Scheduler for Dpor {
             self.explorer().stop_after_last();
             return Some(runnable[0].id());
         }
-        let (enabled, blocked) = RT.with(|rt| self.picture(runnable, &rt.borrow()));
+        let (enabled, blocked, woke) = RT.with(|rt| self.picture(runnable, &mut rt.borrow_mut()));
+        if !woke.is_empty() {
+            self.explorer().amend(&woke);
+        }
         let next = self.explorer().schedule(enabled, blocked);
         match next {
             Some(t) => {
@@ -442,7 +480,9 @@ impl Scheduler for Dpor {
                 self.running = Some(task);
                 // The step is taken: the next one declares afresh.
                 RT.with(|rt| {
-                    rt.borrow_mut().taken.insert(t);
+                    let mut rt = rt.borrow_mut();
+                    rt.taken.insert(t);
+                    rt.woken.remove(&t);
                 });
                 Some(task)
             }
