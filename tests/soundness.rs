@@ -277,3 +277,36 @@ fn a_racy_program_gets_a_race_not_every_violation() {
     let found = o.finding.map(|f| f.violation().property.key());
     assert_eq!(found.as_deref(), Some("data-race"));
 }
+
+/// A timer's tick handed to a blocked select is a hand-off like any other: the select
+/// syncs with the timer's channel, as it does taking the tick from the buffer. It used
+/// not to, and stayed in the epoch its send offer (on c0) had released into c0's clock,
+/// so c0 covered main's later write: the state after the select, equal by its
+/// fingerprint whichever way the tick came, had futures that differed in a clock, and
+/// the stateful search, cutting the second one, missed a last state DFS reaches.
+#[test]
+fn a_tick_handed_to_a_select_starts_a_new_epoch() {
+    let model: ModelFn = Arc::new(|go: &Go| {
+        let t = Arc::new(go.timer("t", Duration::from_millis(20)));
+        let c0 = go.chan::<u8>("c0", 0);
+        let rw = go.rwmutex("rw");
+        let x0 = go.var("x0", 0u8);
+        let (t2, rw2) = (t.clone(), rw.clone());
+        go.go("g1", move |go| {
+            rw2.rlock();
+            go.note(format!("stop: {}", t2.stop()));
+            rw2.runlock();
+        });
+        let mut f = go.select().recv(&t.c).send(&c0, 1).wait();
+        go.note(format!("case {:?}", f.index));
+        let _ = f.take::<()>();
+        x0.set(1);
+    });
+    let b = bounds();
+    let dfs = census(&Engine::Dfs, &b, model.clone()).unwrap();
+    let stateful = census(&Engine::Stateful, &b, model).unwrap();
+    assert_eq!(stateful.explored.stop, stalemate::Stop::Exhausted);
+    assert!(!dfs.ends.is_empty());
+    assert_eq!(stateful.violations, dfs.violations);
+    assert_eq!(stateful.ends, dfs.ends);
+}

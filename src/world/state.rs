@@ -794,6 +794,10 @@ impl State {
             for (_, o) in due {
                 woke |= self.fire_timer(o);
             }
+            // No step is under way to make the ticks' hand-offs: made here.
+            for (g, o) in std::mem::take(&mut self.handoffs) {
+                self.sync(g, o);
+            }
             // A timer firing is a move that a poll may be waiting for.
             woke |= self.wake_polls(None);
             for g in 0..self.gors.len() {
@@ -839,6 +843,12 @@ impl State {
 
     /// A timer's channel (capacity 1) receives its tick: handed to the first goroutine
     /// waiting on it, else kept in the buffer. True if it woke a goroutine.
+    ///
+    /// A hand-off like any other (`hand_off`): the receiver syncs with the channel, as
+    /// from the buffer, and so starts a new epoch. A bare wake left it in the epoch its
+    /// select's send offers had released into their channels: their clocks covered its
+    /// later accesses (ordering them before those channels' later receivers), which the
+    /// state's fingerprint (`world::print`) rightly assumes no other clock does.
     pub(crate) fn fire_timer(&mut self, o: Oid) -> bool {
         let ObjKind::Chan(c) = &mut self.objs[o].kind else {
             unreachable!("a timer's object is a channel")
@@ -850,7 +860,7 @@ impl State {
         if let Some((r, case)) = c.recvq.pop_front() {
             let tick = tick();
             self.gors[r].fired = Some((case, Some(tick)));
-            self.wake(r);
+            self.hand_off(r, o);
             return true;
         }
         if c.buf.len() < c.cap {
