@@ -361,9 +361,7 @@ impl World {
                             st.sync(me, o.id);
                         }
                     }
-                    for (g, o) in std::mem::take(&mut st.handoffs) {
-                        st.sync(g, o);
-                    }
+                    st.sync_handoffs();
                     st.record(me, text);
                     let aborted = st.aborted;
                     let withdrawn = std::mem::take(&mut st.withdrawn);

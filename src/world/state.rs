@@ -684,6 +684,15 @@ impl State {
         self.wake(g);
     }
 
+    /// Makes the happens-before updates of the hand-offs made since the last call: each
+    /// woken goroutine syncs with the object it was handed (after the step that handed
+    /// it has synced with its own objects).
+    pub(crate) fn sync_handoffs(&mut self) {
+        for (g, o) in std::mem::take(&mut self.handoffs) {
+            self.sync(g, o);
+        }
+    }
+
     /// Completes every waiter's operation on `o` for it (see `Gor::granted`).
     pub(crate) fn grant_all(&mut self, o: Oid) {
         for g in std::mem::take(&mut self.objs[o].waiters) {
@@ -795,9 +804,7 @@ impl State {
                 woke |= self.fire_timer(o);
             }
             // No step is under way to make the ticks' hand-offs: made here.
-            for (g, o) in std::mem::take(&mut self.handoffs) {
-                self.sync(g, o);
-            }
+            self.sync_handoffs();
             // A timer firing is a move that a poll may be waiting for.
             woke |= self.wake_polls(None);
             for g in 0..self.gors.len() {

@@ -460,14 +460,8 @@ impl Explorer {
     pub fn schedule(&mut self, enabled: Vec<Next>, blocked: Vec<Next>) -> Option<Tid> {
         assert!(self.in_exec, "schedule() outside begin()/end()");
         if self.abandoned || self.sleep_blocked {
-            // Kept for `end_here`, as `finish` would keep them.
-            let n = self.pos;
-            self.stack.truncate(n + 1);
-            if self.stack.len() == n {
-                self.stack.push(Level::default());
-            }
-            self.stack[n].enabled = enabled;
-            self.stack[n].blocked = blocked;
+            // Kept for `end_here`.
+            self.keep(enabled, blocked);
             return None;
         }
         let k = self.pos;
@@ -756,16 +750,9 @@ impl Explorer {
     }
 
     /// `end` where `schedule` has just said the execution ends, with the steps it was
-    /// given there.
+    /// given there (every way `schedule` returns keeps them at the current level).
     pub fn end_here(&mut self) -> bool {
-        let (enabled, blocked) = match self.stack.get_mut(self.pos) {
-            Some(l) => (
-                std::mem::take(&mut l.enabled),
-                std::mem::take(&mut l.blocked),
-            ),
-            None => (Vec::new(), Vec::new()),
-        };
-        self.end(enabled, blocked)
+        self.conclude(false)
     }
 
     /// `stop` right after the step just taken, the others' next steps being what they
@@ -785,20 +772,31 @@ impl Explorer {
     }
 
     fn finish(&mut self, enabled: Vec<Next>, blocked: Vec<Next>, stopped: bool) -> bool {
+        self.keep(enabled, blocked);
+        self.conclude(stopped)
+    }
+
+    /// Keeps the live threads' next steps at the current level.
+    fn keep(&mut self, enabled: Vec<Next>, blocked: Vec<Next>) {
+        let n = self.pos;
+        if self.stack.len() == n {
+            self.stack.push(Level::default());
+        }
+        let t = &mut self.stack[n];
+        t.enabled = enabled;
+        t.blocked = blocked;
+    }
+
+    /// Ends the execution whose final steps `keep` holds: analyses it, and says whether
+    /// it counts.
+    fn conclude(&mut self, stopped: bool) -> bool {
         assert!(self.in_exec, "end() outside an execution");
         self.settle();
         self.in_exec = false;
         let n = self.pos;
-        // The stack keeps levels 0..=n; drop anything deeper (cannot normally exist).
+        // The stack keeps levels 0..=n, the last kept by `keep`; drop anything deeper
+        // (a level the last execution reached and this one did not).
         self.stack.truncate(n + 1);
-        if self.stack.len() == n {
-            self.stack.push(Level::default());
-        }
-        {
-            let t = &mut self.stack[n];
-            t.enabled = enabled;
-            t.blocked = blocked;
-        }
         if self.abandoned || self.counted.is_none() {
             self.stats.abandoned += 1;
             return false;

@@ -61,8 +61,8 @@ struct Rt {
     extra: Vec<(Obj, Access)>,
     /// The step being executed broke a property: the execution stops there.
     aborted: bool,
-    /// Goroutines parked at the last scheduling point (`wake`).
-    parked: std::collections::BTreeSet<Tid>,
+    /// Goroutines parked at the last scheduling point, in order (`wake`).
+    parked: Vec<Tid>,
     /// Goroutines woken with their operation done for them, whose next step (taking
     /// its result) has not been taken yet (`wake`).
     woken: std::collections::BTreeSet<Tid>,
@@ -162,23 +162,23 @@ fn child_id(parent: Tid, used: u32, k: u32) -> Option<(Tid, u32)> {
     Some((parent | (code << (63 - used - len)), used + len))
 }
 
-/// Whether goroutine `t` was woken by another step and has not taken its next step
-/// since: by the step just taken if it was parked at the last scheduling point (that
-/// step then names `wake_obj(t)`, added to `woke`). Its next step names that object
-/// too: it happens after its waker. A step that only takes what was handed to it, or
-/// a retry that a clock's advance made possible, touches nothing its waker touched,
-/// so without this edge a race reversal could move it before the step that woke it,
-/// a sequence no execution can follow (the explorer then expands the level fully,
-/// which is sound and costs executions that end with everyone asleep).
+/// Whether goroutine `t`, whose next step only takes what was handed to it (or ends a
+/// wait for nothing), was woken by another step and has not taken that step since:
+/// by the step just taken if it was parked at the last scheduling point (that step
+/// then names `wake_obj(t)`, added to `woke`). Its next step names that object too: it
+/// happens after its waker. It touches nothing its waker touched, so without this
+/// edge a race reversal could move it before the step that woke it, a sequence no
+/// execution can follow (the explorer then expands the level fully, which is sound
+/// and costs executions that end with everyone asleep).
 fn wake(rt: &mut Rt, t: Tid, woke: &mut Accesses) -> bool {
-    if rt.parked.contains(&t) && rt.woken.insert(t) {
+    if rt.parked.binary_search(&t).is_ok() && rt.woken.insert(t) {
         woke.push((wake_obj(t), Access::Wake));
     }
     rt.woken.contains(&t)
 }
 
-/// The object a goroutine's waker releases and its next step acquires (`wake`): one
-/// per goroutine, an id as objects' are.
+/// The object a goroutine's waker and its next step both name (`Access::Wake`): one per
+/// goroutine, an id as objects' are.
 fn wake_obj(t: Tid) -> Obj {
     mix(t ^ 0x7761_6b65) >> 1
 }
@@ -375,17 +375,20 @@ impl Dpor {
             .collect();
         blocked.extend(held);
         blocked.sort_by_key(|n| n.tid);
-        rt.parked = blocked.iter().map(|n| n.tid).collect();
+        // Reused: this runs at every scheduling point.
+        rt.parked.clear();
+        rt.parked.extend(blocked.iter().map(|n| n.tid));
         (enabled, blocked, woke)
     }
 
-    /// Ends the running execution for the explorer, with what is left to run.
-    fn finish(&mut self, enabled: Vec<Next>, blocked: Vec<Next>) {
+    /// Ends the running execution for the explorer, once, by `end` (with what is left
+    /// to run).
+    fn finish(&mut self, end: impl FnOnce(&mut Explorer) -> bool) {
         if self.over {
             return;
         }
         self.over = true;
-        self.explorer().end(enabled, blocked);
+        end(&mut self.explorer());
     }
 
     fn explorer(&self) -> std::sync::MutexGuard<'_, Explorer> {
@@ -393,10 +396,7 @@ impl Dpor {
     }
 
     fn cut(&mut self) {
-        if !self.over {
-            self.over = true;
-            self.explorer().end_here();
-        }
+        self.finish(Explorer::end_here);
         super::CUT.with(|c| c.set(true));
     }
 }
@@ -405,7 +405,7 @@ impl Scheduler for Dpor {
     fn new_execution(&mut self) -> Option<Schedule> {
         if self.started {
             // The execution before ran to its end: every goroutine returned or unwound.
-            self.finish(Vec::new(), Vec::new());
+            self.finish(|x| x.end(Vec::new(), Vec::new()));
         }
         self.started = true;
         RT.with(|rt| {
@@ -461,8 +461,7 @@ impl Scheduler for Dpor {
             // The step just taken broke a property: the execution stops after it, with
             // the others' next steps as they were (the explorer then explores every
             // order of them before it: another violation first, in a census).
-            self.over = true;
-            self.explorer().stop_after_last();
+            self.finish(Explorer::stop_after_last);
             return Some(runnable[0].id());
         }
         let (enabled, blocked, woke) = RT.with(|rt| self.picture(runnable, &mut rt.borrow_mut()));
