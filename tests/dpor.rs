@@ -76,16 +76,15 @@ fn lock_orders_are_explored_once_each() {
     assert_eq!(counts, [(2, 2), (6, 6), (24, 24)]);
 }
 
-/// With a WaitGroup: n! lock orders times which Done reaches zero, and the rest; far
-/// below loom (25, 1,545, 504,522), and at most 1,200 for n = 4 as the issue asks.
+/// With a WaitGroup: the n! lock orders and nothing more, where loom needs 25, 1,545
+/// and 504,522. Dones commute (Go's `Done` returns nothing and acquires nothing; which
+/// one reaches zero no goroutine can tell), and main's `Wait` comes after them all.
 #[test]
 fn lock_orders_with_a_waitgroup() {
     let counts: Vec<(u64, u64)> = (2..=4)
         .map(|n| traces(&run(&Engine::Dpor, locks(n, true))))
         .collect();
-    // The traces counted are the lock orders: an execution where another Done reaches
-    // zero ends asleep, its order of conflicting steps met before.
-    assert_eq!(counts, [(2, 6), (6, 54), (24, 504)]);
+    assert_eq!(counts, [(2, 2), (6, 6), (24, 24)]);
 }
 
 /// Eight goroutines' lock orders (8! = 40,320 traces) and twelve goroutines in all,
@@ -113,8 +112,16 @@ fn eight_lockers_and_twelve_goroutines() {
     });
     let c = run(&Engine::Dpor, fanout);
     assert!(c.violations.is_empty(), "{:?}", c.violations);
-    // Eleven would do (which Done reaches zero): see docs/dpor.md, "Not done yet".
-    assert_eq!(traces(&c), (1, 2_137));
+    // One trace: every worker's steps commute with every other's, and main's come
+    // after their Dones.
+    assert_eq!(traces(&c), (1, 1));
+}
+
+/// Eight lockers with a WaitGroup: the 8! lock orders, not 8! x 8! Done orders.
+#[test]
+fn eight_lockers_with_a_waitgroup() {
+    let c = run(&Engine::Dpor, locks(8, true));
+    assert_eq!(traces(&c), (40_320, 40_320));
 }
 
 /// What DFS reaches on `model`, as a goroutine can tell outcomes apart (`unwaited`).
@@ -357,7 +364,7 @@ fn a_finding_on_two_threads_is_the_finding_on_one() {
         };
         let one = find(1);
         assert_eq!(one.1, "deadlock");
-        assert!(one.0 > 100, "found after the orders that pass: {}", one.0);
+        assert!(one.0 > 5, "found after the orders that pass: {}", one.0);
         for _ in 0..3 {
             assert_eq!(find(2), one, "split {split}");
         }

@@ -310,3 +310,51 @@ fn a_tick_handed_to_a_select_starts_a_new_epoch() {
     assert_eq!(stateful.violations, dfs.violations);
     assert_eq!(stateful.ends, dfs.ends);
 }
+
+/// Go's `WaitGroup.Done` publishes what its goroutine did and learns nothing (its race
+/// detector's `ReleaseMerge`): a write before one goroutine's Done and a read after
+/// another's are unordered whichever Done runs first, a race Go reports. Every
+/// operation used to acquire as well, which ordered them when the writer's Done came
+/// first; dpor, whose Dones commute, may run that order only.
+#[test]
+fn a_done_orders_nothing_after_it() {
+    expect("data-race", |go| {
+        let wg = go.waitgroup("wg");
+        wg.add(2);
+        let d = go.data("d", 0u8);
+        let (w, x) = (wg.clone(), d.clone());
+        go.go("g1", move |_| {
+            x.set(1);
+            w.done();
+        });
+        let (w, x) = (wg.clone(), d.clone());
+        go.go("g2", move |go| {
+            w.done();
+            go.note(format!("d is {}", x.get()));
+        });
+        wg.wait();
+    });
+}
+
+/// ... and every Done happens before the Wait it ends returns, whichever reached zero.
+#[test]
+fn every_done_happens_before_the_wait() {
+    expect("pass", |go| {
+        let wg = go.waitgroup("wg");
+        wg.add(2);
+        let d = go.data("d", 0u8);
+        let e = go.data("e", 0u8);
+        let (w, x) = (wg.clone(), d.clone());
+        go.go("g1", move |_| {
+            x.set(1);
+            w.done();
+        });
+        let (w, y) = (wg.clone(), e.clone());
+        go.go("g2", move |_| {
+            y.set(2);
+            w.done();
+        });
+        wg.wait();
+        go.note(format!("d {} e {}", d.get(), e.get()));
+    });
+}

@@ -422,8 +422,10 @@ pub(crate) fn show_states(f: Option<Fingerprint>) {
 pub(crate) enum Mode {
     /// Any change: conflicts with every other step on the object.
     Write,
-    /// Commutes with every other `Read` of the object (a `WaitGroup.Done` above zero).
-    Read,
+    /// Commutes with every other `Add` to the object, and only an `Acquire` reads it:
+    /// a `WaitGroup.Done` that leaves the counter at zero or above (Go's `Done` returns
+    /// nothing, and which one reaches zero nobody can tell).
+    Add,
     /// Takes a mutex: ordered after the unlock it waited for, and raced only against
     /// the mutex's other locks.
     Acquire,

@@ -263,7 +263,11 @@ impl WaitGroup {
 
     pub fn done(&self) {
         let o = &self.0;
-        o.w.marked(&[o], Pending::Done(o.id), |st, _| add(st, o.id, -1))
+        o.w.marked(&[o], Pending::Done(o.id), |st, _| {
+            // As Go's race detector has it: a Done publishes, and acquires nothing.
+            st.release_only = true;
+            add(st, o.id, -1)
+        })
     }
 
     pub fn wait(&self) {

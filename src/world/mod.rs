@@ -349,6 +349,7 @@ impl World {
                 st.moved(me);
             }
             st.observed = 0;
+            st.release_only = false;
             match attempt(&mut st, me) {
                 Attempt::Done(r, text) => {
                     st.gors[me].pending = None;
@@ -356,9 +357,14 @@ impl World {
                     // Every completed operation moves the goroutine on, even one that
                     // returns nothing: its history counts it.
                     st.observe(me, seen);
+                    let release_only = std::mem::take(&mut st.release_only);
                     if !handed {
                         for o in objs {
-                            st.sync(me, o.id);
+                            if release_only {
+                                st.release_merge(me, o.id);
+                            } else {
+                                st.sync(me, o.id);
+                            }
                         }
                     }
                     st.sync_handoffs();

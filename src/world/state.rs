@@ -227,8 +227,8 @@ pub(crate) enum Pending {
     Lock(Oid),
     /// `Mutex.Unlock`.
     Unlock(Oid),
-    /// `WaitGroup.Done`: while it leaves the counter above zero, it commutes with every
-    /// other such `Done` (a decrement; Go's `Done` returns nothing).
+    /// `WaitGroup.Done`: while it leaves the counter at zero or above, it commutes with
+    /// every other such `Done` (a decrement; Go's `Done` returns nothing).
     Done(Oid),
     /// `WaitGroup.Wait`: while the counter is above zero its attempt only waits to be
     /// released at zero. Go requires an `Add` from zero to happen before a `Wait`, so
@@ -333,6 +333,9 @@ pub(crate) struct State {
     /// operated on: a select waits on each of its channels, and whoever completes it
     /// withdraws it from all of them (see `World::withdrawn`).
     pub withdrawn: Vec<Oid>,
+    /// The operation being attempted only releases what its goroutine knows into its
+    /// objects, and learns nothing from them (`State::release_merge`).
+    pub release_only: bool,
     /// A loom operation spanned objects of different points: the execution was
     /// abandoned, and the exploration must start again with larger groups.
     pub regroup: bool,
@@ -387,6 +390,7 @@ impl State {
             joint: Default::default(),
             handoffs: Vec::new(),
             withdrawn: Vec::new(),
+            release_only: false,
             regroup: false,
             pruned: false,
             time: opts.time,
@@ -445,10 +449,12 @@ impl State {
             {
                 Mode::Release
             }
-            Some(Pending::Done(o)) if self.counter(o) >= 2 => Mode::Read,
-            // The Done that reaches zero releases the waiters; a Wait at zero is
-            // ordered after it, as a lock after an unlock (and only the waiters race).
-            Some(Pending::Done(o)) if self.counter(o) == 1 => Mode::Release,
+            // Every Done that leaves the counter at zero or above commutes with the
+            // others: it returns nothing, releases only (`State::release_only`), and
+            // which one reaches zero no goroutine can tell. A Wait at zero is ordered
+            // after them all, as a lock after an unlock. One that would go below zero
+            // is a fault: a write.
+            Some(Pending::Done(o)) if self.counter(o) >= 1 => Mode::Add,
             Some(Pending::Wait(o)) if self.counter(o) == 0 => Mode::Acquire,
             _ => Mode::Write,
         }
@@ -526,6 +532,18 @@ impl State {
         // After the release the object knows at least all the goroutine knows.
         self.release(g, o);
         self.gors[g].vc.clone_from(&self.objs[o].vc);
+        self.gors[g].vc[g] += 1;
+    }
+
+    /// A completed operation that only publishes what the goroutine knows: Go's
+    /// `WaitGroup.Done` (its race detector's `ReleaseMerge`; a decrement acquires
+    /// nothing, so Dones do not order their goroutines, only each before the Wait it
+    /// ends). Its later accesses start a new epoch, which the object does not cover.
+    pub(crate) fn release_merge(&mut self, g: Gid, o: Oid) {
+        if matches!(self.objs[o].kind, ObjKind::Var(_)) {
+            return;
+        }
+        self.release(g, o);
         self.gors[g].vc[g] += 1;
     }
 

@@ -28,7 +28,7 @@ pub fn text(o: &Output) -> String {
 /// waited for a mutex or a WaitGroup (`lock m0: held by g1, waits`, `wait wg: counter
 /// 2, waits`), with a released Wait as any Wait, and without the counter a `Done`
 /// left (Go's `Done` returns nothing; reports print it). dpor keeps a lock attempt back
-/// until the mutex is free (`Pending::Lock`) and lets Dones above zero commute
+/// until the mutex is free (`Pending::Lock`) and lets Dones commute
 /// (`Pending::Done`), so it never takes some of those steps in some orders.
 #[allow(dead_code)] // not every test crate compares outcomes
 pub fn unwaited(outcomes: &BTreeSet<String>) -> BTreeSet<String> {

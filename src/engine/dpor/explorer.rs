@@ -17,6 +17,11 @@ pub type Accesses = smallvec::SmallVec<[(Obj, Access); 3]>;
 pub enum Access {
     /// Reads the object.
     Read,
+    /// Changes the object in a way that commutes with every other `Add` to it, and that
+    /// nobody reads but an `Acquire` (a `WaitGroup.Done`: a decrement that returns
+    /// nothing). Counts as a write against everything else. Like a Release, an Add ->
+    /// Acquire edge is never reversed: the Acquire could not go first.
+    Add,
     /// Modifies the object.
     Write,
     /// Takes the object (mutex lock, semaphore down, a child's first step on its
@@ -63,9 +68,20 @@ fn conflict(a: &[(Obj, Access)], b: &[(Obj, Access)]) -> bool {
         return true;
     }
     a.iter().any(|&(o1, k1)| {
-        b.iter()
-            .any(|&(o2, k2)| o1 == o2 && (k1 != Access::Read || k2 != Access::Read))
+        b.iter().any(|&(o2, k2)| {
+            o1 == o2
+                && !(k1 == Access::Read && k2 == Access::Read)
+                && !(k1 == Access::Add && k2 == Access::Add)
+        })
     })
+}
+
+/// Whether a sleep entry's step (accesses `slept`, as it ran) is still the step its
+/// thread will take (accesses `now`): each object it names now, used the same way.
+/// A step whose use changed with the state (a `Done` that would now take the counter
+/// below zero) is another event, which the entry does not cover.
+fn same_step(slept: &[(Obj, Access)], now: &[(Obj, Access)]) -> bool {
+    now.iter().all(|a| slept.contains(a))
 }
 
 /// One executed (or wakeup-sequence) event: a step of `tid` with its access set and
@@ -495,10 +511,18 @@ impl Explorer {
             };
             if let Some(parent) = self.stack.last_mut() {
                 let pev = parent.ev.as_ref().expect("parent executed");
+                let enabled = &lvl.enabled;
                 lvl.sleep = parent
                     .sleep
                     .iter()
-                    .filter(|(t, a, _)| *t != pev.tid && !conflict(a, &pev.accesses))
+                    .filter(|(t, a, _)| {
+                        *t != pev.tid
+                            && !conflict(a, &pev.accesses)
+                            && enabled
+                                .iter()
+                                .find(|n| n.tid == *t)
+                                .is_none_or(|n| same_step(a, &n.accesses))
+                    })
                     .cloned()
                     .collect();
                 lvl.pending = std::mem::take(&mut parent.carry);
@@ -937,16 +961,16 @@ impl Explorer {
                 if evs[i].tid == q || has(&u, i) {
                     continue; // same thread, or not a direct race
                 }
-                // Release -> Acquire: not reversible; race with the Acquire it ended.
+                // Release (or Add) -> Acquire: not reversible; race with the Acquire it
+                // ended.
                 let released: Vec<Obj> = tgt
                     .accesses
                     .iter()
                     .filter(|(o, k)| {
                         *k == Access::Acquire
-                            && evs[i]
-                                .accesses
-                                .iter()
-                                .any(|(o2, k2)| o2 == o && *k2 == Access::Release)
+                            && evs[i].accesses.iter().any(|(o2, k2)| {
+                                o2 == o && matches!(k2, Access::Release | Access::Add)
+                            })
                     })
                     .map(|(o, _)| *o)
                     .collect();
@@ -1119,4 +1143,54 @@ fn insert_list(list: &mut Vec<WuNode>, mut w: Vec<Event>, active: Option<Tid>) -
         list.push(chain);
     }
     true
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::BTreeSet;
+
+    /// Two threads each `Done` a counter that is at 1: whichever goes second takes it
+    /// below zero (a fault, which stops the execution). Dones commute while the counter
+    /// stays at zero or above (`Access::Add`), so after one thread's Done the other's,
+    /// asleep with the Add it took in the first order, is now another step (a write):
+    /// it must wake and run, or the second order's fault (the other thread's) is lost.
+    #[test]
+    fn a_step_whose_use_changed_wakes_from_sleep() {
+        const WG: Obj = 1;
+        let mut x = Explorer::new();
+        let mut faulted = BTreeSet::new();
+        while x.begin() {
+            let mut counter = 1;
+            let mut left: Vec<Tid> = vec![1, 2];
+            loop {
+                let how = if counter >= 1 {
+                    Access::Add
+                } else {
+                    Access::Write
+                };
+                let enabled: Vec<Next> = left
+                    .iter()
+                    .map(|&t| Next::new(t, Accesses::from_slice(&[(WG, how)])))
+                    .collect();
+                if enabled.is_empty() {
+                    x.end(Vec::new(), Vec::new());
+                    break;
+                }
+                let Some(t) = x.schedule(enabled, Vec::new()) else {
+                    x.end_here();
+                    break;
+                };
+                left.retain(|&u| u != t);
+                counter -= 1;
+                if counter < 0 {
+                    faulted.insert(t);
+                    x.stop_after_last();
+                    break;
+                }
+            }
+        }
+        assert_eq!(faulted, BTreeSet::from([1, 2]));
+        assert_eq!(x.stats.executions, 2, "{:?}", x.stats);
+    }
 }

@@ -117,7 +117,7 @@ impl Rt {
     fn step(&self, t: Tid, mode: super::Mode) -> Next {
         let how = match mode {
             super::Mode::Write | super::Mode::Local => Access::Write,
-            super::Mode::Read => Access::Read,
+            super::Mode::Add => Access::Add,
             super::Mode::Acquire => Access::Acquire,
             super::Mode::Release => Access::Release,
         };
