@@ -166,7 +166,7 @@ impl RwMutex {
 
     pub fn lock(&self) {
         let o = &self.0;
-        o.w.op(&[o], |st, me| {
+        o.w.marked(&[o], Pending::Lock(o.id), |st, me| {
             let name = st.label(o.id);
             let h = holder(st, me);
             let obj = &mut st.objs[o.id];
@@ -208,7 +208,7 @@ impl RwMutex {
 
     pub fn unlock(&self) {
         let o = &self.0;
-        o.w.op(&[o], |st, _| {
+        o.w.marked(&[o], Pending::Unlock(o.id), |st, _| {
             let name = st.label(o.id);
             let step = st.trace.len();
             let ObjKind::RwMutex { writer, .. } = &mut st.objs[o.id].kind else {

@@ -221,11 +221,12 @@ pub(crate) struct Gor {
 /// An operation whose footprint depends on the state it meets (`World::marked`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Pending {
-    /// `Mutex.Lock`: if the mutex is held, its attempt only waits (it registers to be
+    /// `Mutex.Lock`, `RWMutex.Lock`: if the mutex is held (for an RWMutex, by a writer,
+    /// or another writer is first in line), its attempt only waits (it registers to be
     /// woken; unlock wakes every waiter to try again), which changes nothing another
     /// goroutine sees.
     Lock(Oid),
-    /// `Mutex.Unlock`.
+    /// `Mutex.Unlock`, `RWMutex.Unlock`.
     Unlock(Oid),
     /// `WaitGroup.Done`: while it leaves the counter at zero or above, it commutes with
     /// every other such `Done` (a decrement; Go's `Done` returns nothing).
@@ -421,9 +422,16 @@ impl State {
     /// (`Pending::Lock`, `Pending::Wait`).
     pub(crate) fn open(&self, g: Gid) -> bool {
         match self.gors[g].pending {
-            Some(Pending::Lock(o)) => {
-                !matches!(self.objs[o].kind, ObjKind::Mutex { holder: Some(_) })
-            }
+            Some(Pending::Lock(o)) => match &self.objs[o].kind {
+                ObjKind::Mutex { holder } => holder.is_none(),
+                // A writer behind another writer (holding, or first in line for the
+                // readers to leave) only waits to try again: it tells no reader to
+                // wait, so its attempt is no event either.
+                ObjKind::RwMutex {
+                    writer, pending, ..
+                } => writer.is_none() && pending.is_none_or(|p| p == g),
+                _ => true,
+            },
             Some(Pending::Wait(o)) => self.counter(o) <= 0,
             _ => true,
         }
@@ -441,11 +449,23 @@ impl State {
             return Mode::Local;
         }
         match me.pending {
+            // A writer that finds readers in becomes first in line, and new readers
+            // wait for it: a change others see.
+            Some(Pending::Lock(o)) if matches!(&self.objs[o].kind, ObjKind::RwMutex { readers, .. } if !readers.is_empty()) => {
+                Mode::Write
+            }
             Some(Pending::Lock(_)) => Mode::Acquire,
             // An unlock releases the lock someone took; an unlock of an unlocked mutex
             // is a fault that releases nothing, so no lock is ordered after it.
             Some(Pending::Unlock(o))
-                if matches!(self.objs[o].kind, ObjKind::Mutex { holder: Some(_) }) =>
+                if matches!(
+                    self.objs[o].kind,
+                    ObjKind::Mutex { holder: Some(_) }
+                        | ObjKind::RwMutex {
+                            writer: Some(_),
+                            ..
+                        }
+                ) =>
             {
                 Mode::Release
             }
