@@ -177,6 +177,46 @@ fn rwmutex_writers_are_locks() {
     );
 }
 
+/// Read locks commute: n readers that each read-lock and give it back are one trace
+/// (loom, DFS: every order of their steps). With a writer among them, what differs is
+/// where each reader stands against the writer (before it, holding when it arrives and
+/// making it wait, waiting for it, or after it), and dpor reaches what DFS reaches.
+#[test]
+fn read_locks_commute() {
+    let model = |readers: usize, writer: bool| -> ModelFn {
+        Arc::new(move |go: &Go| {
+            let rw = go.rwmutex("rw");
+            for i in 0..readers {
+                let rw = rw.clone();
+                go.go(&format!("r{i}"), move |_| {
+                    rw.rlock();
+                    rw.runlock();
+                });
+            }
+            if writer {
+                let rw = rw.clone();
+                go.go("w", move |_| {
+                    rw.lock();
+                    rw.unlock();
+                });
+            }
+        })
+    };
+    let alone: Vec<(u64, u64)> = (2..=4)
+        .map(|n| traces(&run(&Engine::Dpor, model(n, false))))
+        .collect();
+    assert_eq!(alone, [(1, 1), (1, 1), (1, 1)]);
+    let (dfs, dpor) = same_as_dfs(model(2, true));
+    assert!(dpor.violations.is_empty(), "{:?}", dpor.violations);
+    let t = traces(&dpor);
+    assert!(t.1 <= 2 * t.0, "{t:?}, dfs {}", dfs.explored.executions);
+    assert!(
+        t.1 * 20 < dfs.explored.executions,
+        "{t:?}, dfs {}",
+        dfs.explored.executions
+    );
+}
+
 /// What DFS reaches on `model`, as a goroutine can tell outcomes apart (`unwaited`).
 fn same_as_dfs(model: ModelFn) -> (Census, Census) {
     let dfs = run(&Engine::Dfs, model.clone());

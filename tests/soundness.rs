@@ -358,3 +358,50 @@ fn every_done_happens_before_the_wait() {
         go.note(format!("d {} e {}", d.get(), e.get()));
     });
 }
+
+/// Readers do not order each other (Go's race detector: a read lock acquires what the
+/// last writer released, a read lock given back releases into what only writers learn):
+/// a write under one read lock and a read under another race, whichever reader went
+/// first. Every operation used to acquire and release, which ordered the second reader
+/// after the first; dpor, whose read locks commute, may run one order only.
+#[test]
+fn readers_do_not_order_each_other() {
+    expect("data-race", |go| {
+        let rw = go.rwmutex("rw");
+        let d = go.data("d", 0u8);
+        let (r, x) = (rw.clone(), d.clone());
+        go.go("r1", move |_| {
+            r.rlock();
+            x.set(1);
+            r.runlock();
+        });
+        let (r, x) = (rw.clone(), d.clone());
+        go.go("r2", move |go| {
+            r.rlock();
+            go.note(format!("d is {}", x.get()));
+            r.runlock();
+        });
+    });
+}
+
+/// ... while a writer is ordered after every reader before it, and every reader after
+/// the writer before it, also one let in by the writer's unlock.
+#[test]
+fn writers_and_readers_order_each_other() {
+    expect("pass", |go| {
+        let rw = go.rwmutex("rw");
+        let d = go.data("d", 0u8);
+        let (r, x) = (rw.clone(), d.clone());
+        go.go("r", move |go| {
+            r.rlock();
+            go.note(format!("d is {}", x.get()));
+            r.runlock();
+        });
+        let (r, x) = (rw.clone(), d.clone());
+        go.go("w", move |_| {
+            r.lock();
+            x.set(x.get() + 1);
+            r.unlock();
+        });
+    });
+}

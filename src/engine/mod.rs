@@ -426,6 +426,9 @@ pub(crate) enum Mode {
     /// a `WaitGroup.Done` that leaves the counter at zero or above (Go's `Done` returns
     /// nothing, and which one reaches zero nobody can tell).
     Add,
+    /// Commutes with every other `Read` of the object, and races with the rest: a read
+    /// lock that gets in, or is given back.
+    Read,
     /// Takes a mutex: ordered after the unlock it waited for, and raced only against
     /// the mutex's other locks.
     Acquire,

@@ -3,7 +3,7 @@
 use super::{Go, Obj};
 use crate::world::say;
 use crate::world::{
-    Attempt, Fault, Gid, Gor, Holder, ObjKind, Oid, OnceState, Pending, State, Wait,
+    Attempt, Fault, Gid, Gor, Hb, Holder, ObjKind, Oid, OnceState, Pending, State, Wait,
 };
 use std::collections::{BTreeSet, VecDeque};
 use std::sync::Arc;
@@ -26,7 +26,9 @@ fn blocker(gors: &[Gor], writer: &Option<Holder>, pending: &Option<Gid>, waiting
 }
 
 fn names(st: &State, hs: &[Holder]) -> String {
-    let v: Vec<&str> = hs.iter().map(|h| st.name(h.gid)).collect();
+    // Sorted: the order readers got in is no behaviour (read locks commute).
+    let mut v: Vec<&str> = hs.iter().map(|h| st.name(h.gid)).collect();
+    v.sort_unstable();
     v.join(", ")
 }
 
@@ -106,7 +108,7 @@ impl Go {
 impl RwMutex {
     pub fn rlock(&self) {
         let o = &self.0;
-        o.w.op(&[o], |st, me| {
+        o.w.marked(&[o], Pending::RLock(o.id), |st, me| {
             let name = st.label(o.id);
             if std::mem::take(&mut st.gors[me].granted) {
                 return Attempt::Done(
@@ -126,6 +128,7 @@ impl RwMutex {
             };
             if writer.is_none() && pending.is_none() {
                 readers.push(h);
+                st.hb = Hb::Acquire;
                 return Attempt::Done((), say!(st, "rlock {name}"));
             }
             let why = blocker(&st.gors, writer, pending, "waits for it");
@@ -136,7 +139,7 @@ impl RwMutex {
 
     pub fn runlock(&self) {
         let o = &self.0;
-        o.w.op(&[o], |st, me| {
+        o.w.marked(&[o], Pending::RUnlock(o.id), |st, me| {
             let name = st.label(o.id);
             let ObjKind::RwMutex {
                 pending, readers, ..
@@ -160,6 +163,7 @@ impl RwMutex {
             if let Some(p) = pending.filter(|_| readers.is_empty()) {
                 st.wake(p);
             }
+            st.hb = Hb::ReaderRelease;
             Attempt::Done((), say!(st, "runlock {name}"))
         })
     }
@@ -183,6 +187,7 @@ impl RwMutex {
                 if readers.is_empty() {
                     *pending = None;
                     *writer = Some(h);
+                    st.hb = Hb::Writer;
                     return Attempt::Done((), say!(st, "lock {name}"));
                 }
                 *pending = Some(me);
@@ -231,7 +236,7 @@ impl RwMutex {
                         func: st.gors[g].func(),
                     });
                     st.gors[g].granted = true;
-                    st.hand_off(g, o.id);
+                    st.hand_off_as(g, o.id, Hb::Acquire);
                 } else {
                     st.wake(g);
                 }
@@ -265,7 +270,7 @@ impl WaitGroup {
         let o = &self.0;
         o.w.marked(&[o], Pending::Done(o.id), |st, _| {
             // As Go's race detector has it: a Done publishes, and acquires nothing.
-            st.release_only = true;
+            st.hb = Hb::Release;
             add(st, o.id, -1)
         })
     }

@@ -349,7 +349,7 @@ impl World {
                 st.moved(me);
             }
             st.observed = 0;
-            st.release_only = false;
+            st.hb = state::Hb::Sync;
             match attempt(&mut st, me) {
                 Attempt::Done(r, text) => {
                     st.gors[me].pending = None;
@@ -357,14 +357,10 @@ impl World {
                     // Every completed operation moves the goroutine on, even one that
                     // returns nothing: its history counts it.
                     st.observe(me, seen);
-                    let release_only = std::mem::take(&mut st.release_only);
+                    let hb = std::mem::take(&mut st.hb);
                     if !handed {
                         for o in objs {
-                            if release_only {
-                                st.release_merge(me, o.id);
-                            } else {
-                                st.sync(me, o.id);
-                            }
+                            st.order(me, o.id, hb);
                         }
                     }
                     st.sync_handoffs();

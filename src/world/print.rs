@@ -231,9 +231,15 @@ impl State {
         p.put(mix(a.gid as u128, var as u128));
         let by_gor = (0..self.gors.len()).filter(|&g| self.happened_before(a, g));
         p.list(by_gor);
-        let by_obj = self.objs.iter().enumerate().filter(|(_, o)| {
-            !matches!(o.kind, ObjKind::Var(_)) && o.vc.get(a.gid).copied().unwrap_or(0) >= a.epoch
-        });
+        let covers = |vc: &[u32]| vc.get(a.gid).copied().unwrap_or(0) >= a.epoch;
+        let by_obj = self
+            .objs
+            .iter()
+            .enumerate()
+            .filter(|(_, o)| !matches!(o.kind, ObjKind::Var(_)) && covers(&o.vc));
         p.list(by_obj.map(|(i, _)| i));
+        // What an RWMutex's writers alone learn (`Obj::rvc`).
+        let by_readers = self.objs.iter().enumerate().filter(|(_, o)| covers(&o.rvc));
+        p.list(by_readers.map(|(i, _)| i));
     }
 }

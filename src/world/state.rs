@@ -183,6 +183,28 @@ pub(crate) struct Obj {
     pub kind: ObjKind,
     /// What its last releases knew (vector clock), for happens-before.
     pub vc: Vec<u32>,
+    /// An RWMutex's: what its read locks given back knew (Go's race detector's
+    /// `writerSem`), which only its writers learn (`Hb::Writer`).
+    pub rvc: Vec<u32>,
+}
+
+/// How a completed operation orders its goroutine with its objects (happens-before),
+/// as Go's race detector annotates `sync`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) enum Hb {
+    /// Learns what the object's releases knew, and releases what it knows
+    /// (`State::sync`): coarser than Go's memory model for most operations, so it may
+    /// miss a race and never invents one.
+    #[default]
+    Sync,
+    /// Releases only (`WaitGroup.Done`: Dones do not order each other).
+    Release,
+    /// Acquires only (a read lock taken: readers do not order each other).
+    Acquire,
+    /// Releases into what only writers learn (a read lock given back).
+    ReaderRelease,
+    /// `Sync`, and learns what every read lock given back knew (a write lock taken).
+    Writer,
 }
 
 pub(crate) struct Gor {
@@ -228,6 +250,11 @@ pub(crate) enum Pending {
     Lock(Oid),
     /// `Mutex.Unlock`, `RWMutex.Unlock`.
     Unlock(Oid),
+    /// `RWMutex.RLock`: one that gets in commutes with every other read lock taken or
+    /// given back (readers do not order each other: `Hb::Acquire`).
+    RLock(Oid),
+    /// `RWMutex.RUnlock` (`Hb::ReaderRelease`).
+    RUnlock(Oid),
     /// `WaitGroup.Done`: while it leaves the counter at zero or above, it commutes with
     /// every other such `Done` (a decrement; Go's `Done` returns nothing).
     Done(Oid),
@@ -329,14 +356,14 @@ pub(crate) struct State {
     pub joint: std::collections::BTreeSet<Vec<String>>,
     /// Goroutines this step completed by a hand-off, with the object: they synchronise
     /// with it when the step ends (see `hand_off`).
-    pub handoffs: Vec<(Gid, Oid)>,
+    pub handoffs: Vec<(Gid, Oid, Hb)>,
     /// Objects the running step took a woken goroutine off, besides the one it
     /// operated on: a select waits on each of its channels, and whoever completes it
     /// withdraws it from all of them (see `World::withdrawn`).
     pub withdrawn: Vec<Oid>,
-    /// The operation being attempted only releases what its goroutine knows into its
-    /// objects, and learns nothing from them (`State::release_merge`).
-    pub release_only: bool,
+    /// How the operation being attempted orders its goroutine with its objects once
+    /// it completes (`State::order`).
+    pub hb: Hb,
     /// A loom operation spanned objects of different points: the execution was
     /// abandoned, and the exploration must start again with larger groups.
     pub regroup: bool,
@@ -391,7 +418,7 @@ impl State {
             joint: Default::default(),
             handoffs: Vec::new(),
             withdrawn: Vec::new(),
-            release_only: false,
+            hb: Hb::Sync,
             regroup: false,
             pruned: false,
             time: opts.time,
@@ -470,12 +497,31 @@ impl State {
                 Mode::Release
             }
             // Every Done that leaves the counter at zero or above commutes with the
-            // others: it returns nothing, releases only (`State::release_only`), and
+            // others: it returns nothing, releases only (`Hb::Release`), and
             // which one reaches zero no goroutine can tell. A Wait at zero is ordered
             // after them all, as a lock after an unlock. One that would go below zero
             // is a fault: a write.
             Some(Pending::Done(o)) if self.counter(o) >= 1 => Mode::Add,
             Some(Pending::Wait(o)) if self.counter(o) == 0 => Mode::Acquire,
+            // A read lock that gets in (no writer holds it or is first in line), and one
+            // given back while some are held: they commute with each other. One that
+            // waits registers to be let in when the writer unlocks (an event); one given
+            // back when none is held is a fault.
+            Some(Pending::RLock(o))
+                if matches!(
+                    &self.objs[o].kind,
+                    ObjKind::RwMutex {
+                        writer: None,
+                        pending: None,
+                        ..
+                    }
+                ) =>
+            {
+                Mode::Read
+            }
+            Some(Pending::RUnlock(o)) if matches!(&self.objs[o].kind, ObjKind::RwMutex { readers, .. } if !readers.is_empty()) => {
+                Mode::Read
+            }
             _ => Mode::Write,
         }
     }
@@ -509,6 +555,7 @@ impl State {
             waiters: Vec::new(),
             kind,
             vc: Vec::new(),
+            rvc: Vec::new(),
         });
         let o = self.objs.len() - 1;
         self.observe(by, o as u128);
@@ -555,16 +602,30 @@ impl State {
         self.gors[g].vc[g] += 1;
     }
 
-    /// A completed operation that only publishes what the goroutine knows: Go's
-    /// `WaitGroup.Done` (its race detector's `ReleaseMerge`; a decrement acquires
-    /// nothing, so Dones do not order their goroutines, only each before the Wait it
-    /// ends). Its later accesses start a new epoch, which the object does not cover.
-    pub(crate) fn release_merge(&mut self, g: Gid, o: Oid) {
+    /// A completed operation on `o` orders goroutine `g` with it as `hb` says.
+    /// A release starts a new epoch, which the object does not cover.
+    pub(crate) fn order(&mut self, g: Gid, o: Oid, hb: Hb) {
         if matches!(self.objs[o].kind, ObjKind::Var(_)) {
             return;
         }
-        self.release(g, o);
-        self.gors[g].vc[g] += 1;
+        match hb {
+            Hb::Sync => self.sync(g, o),
+            Hb::Release => {
+                self.release(g, o);
+                self.gors[g].vc[g] += 1;
+            }
+            Hb::Acquire => join(&mut self.gors[g].vc, &self.objs[o].vc),
+            Hb::ReaderRelease => {
+                join(&mut self.objs[o].rvc, &self.gors[g].vc);
+                self.gors[g].vc[g] += 1;
+            }
+            Hb::Writer => {
+                let readers = std::mem::take(&mut self.objs[o].rvc);
+                join(&mut self.gors[g].vc, &readers);
+                self.objs[o].rvc = readers;
+                self.sync(g, o);
+            }
+        }
     }
 
     /// Release only: a blocked sender's offer carries what it knows to its receiver.
@@ -718,7 +779,13 @@ impl State {
     /// touches nothing shared: its happens-before update with `o` is made when this
     /// step ends, at the step that changed `o`, which is where the engines see it.
     pub(crate) fn hand_off(&mut self, g: Gid, o: Oid) {
-        self.handoffs.push((g, o));
+        self.hand_off_as(g, o, Hb::Sync);
+    }
+
+    /// `hand_off`, the woken goroutine ordered with `o` as `hb` says (a read lock
+    /// granted acquires only).
+    pub(crate) fn hand_off_as(&mut self, g: Gid, o: Oid, hb: Hb) {
+        self.handoffs.push((g, o, hb));
         self.wake(g);
     }
 
@@ -726,8 +793,8 @@ impl State {
     /// woken goroutine syncs with the object it was handed (after the step that handed
     /// it has synced with its own objects).
     pub(crate) fn sync_handoffs(&mut self) {
-        for (g, o) in std::mem::take(&mut self.handoffs) {
-            self.sync(g, o);
+        for (g, o, hb) in std::mem::take(&mut self.handoffs) {
+            self.order(g, o, hb);
         }
     }
 

@@ -118,6 +118,7 @@ impl Rt {
         let how = match mode {
             super::Mode::Write | super::Mode::Local => Access::Write,
             super::Mode::Add => Access::Add,
+            super::Mode::Read => Access::Read,
             super::Mode::Acquire => Access::Acquire,
             super::Mode::Release => Access::Release,
         };
