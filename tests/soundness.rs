@@ -405,3 +405,34 @@ fn writers_and_readers_order_each_other() {
         });
     });
 }
+
+/// Found by the differential campaign from seed 20261127 (the stateful search, not
+/// dpor): main closes a nil channel (a fault) while g1 starts g2 and both close c0.
+/// The states met after main's fault, as the goroutines unwound, went into the stateful
+/// search's visited set; one had the fingerprint of a state a later execution met
+/// before anyone faulted, which it then cut short, and the double close was lost.
+#[test]
+fn states_met_while_unwinding_are_no_states() {
+    let model: ModelFn = Arc::new(|go: &Go| {
+        let c0 = go.chan::<u8>("c0", 0);
+        let nil = go.nil_chan::<u8>("nil");
+        let c = c0.clone();
+        go.go("g1", move |go| {
+            let c2 = c.clone();
+            go.go("g2", move |_| c2.close());
+            c.close();
+        });
+        nil.close();
+    });
+    let b = bounds();
+    let dfs = census(&Engine::Dfs, &b, model.clone()).unwrap();
+    let stateful = census(&Engine::Stateful, &b, model).unwrap();
+    let both: BTreeSet<String> = [
+        "fault:close-of-closed-channel",
+        "fault:close-of-nil-channel",
+    ]
+    .map(String::from)
+    .into();
+    assert_eq!(dfs.violations, both);
+    assert_eq!(stateful.violations, both);
+}

@@ -57,9 +57,12 @@ impl Print {
 
 impl State {
     /// The fingerprint of this state, between steps; `None` when the model shares
-    /// memory the world does not see (a Go kernel's variables).
+    /// memory the world does not see (a Go kernel's variables), and once a violation
+    /// has aborted the execution: its goroutines unwind from there, and the states
+    /// they pass on the way out are no states of the program's, though their
+    /// fingerprints may be ones a later execution meets (the search then cut it short).
     pub(crate) fn fingerprint(&self) -> Option<u128> {
-        if self.unchecked {
+        if self.unchecked || self.aborted {
             return None;
         }
         Some(self.print(true))
