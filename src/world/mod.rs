@@ -773,6 +773,9 @@ impl World {
             drop(st);
         } else {
             st.gors[0].status = Status::Joining;
+            // Woken when the others are done, it is running again, and its last step
+            // still touches nothing (`State::mode`).
+            st.gors[0].pending = Some(Pending::End);
             st.check_stuck();
             drop(st);
             self.sleep(0);

@@ -258,6 +258,9 @@ pub(crate) enum Pending {
     /// `WaitGroup.Done`: while it leaves the counter at zero or above, it commutes with
     /// every other such `Done` (a decrement; Go's `Done` returns nothing).
     Done(Oid),
+    /// Main has returned: it waits for the other goroutines, and its last step, once
+    /// they are done, is no operation.
+    End,
     /// `WaitGroup.Wait`: while the counter is above zero its attempt only waits to be
     /// released at zero. Go requires an `Add` from zero to happen before a `Wait`, so
     /// the counter cannot rise again before a waiter released at zero returns: waiting,
@@ -470,8 +473,9 @@ impl State {
         let me = &self.gors[g];
         // Its next step takes what was handed to it, or only ends a wait that is no
         // operation (main waiting for the others, a poll): nothing shared.
-        let waits_for_nothing =
-            me.status == Status::Joining || matches!(me.wait, Some(Wait::Poll(_)));
+        let waits_for_nothing = me.status == Status::Joining
+            || matches!(me.wait, Some(Wait::Poll(_)))
+            || me.pending == Some(Pending::End);
         if me.handed() || waits_for_nothing {
             return Mode::Local;
         }

@@ -66,6 +66,8 @@ struct Rt {
     /// Goroutines woken with their operation done for them, whose next step (taking
     /// its result) has not been taken yet (`wake`).
     woken: std::collections::BTreeSet<Tid>,
+    /// Steps each goroutine has taken this execution (`wake_obj`).
+    steps: HashMap<Tid, u32>,
 }
 
 impl Rt {
@@ -173,15 +175,18 @@ fn child_id(parent: Tid, used: u32, k: u32) -> Option<(Tid, u32)> {
 /// and costs executions that end with everyone asleep).
 fn wake(rt: &mut Rt, t: Tid, woke: &mut Accesses) -> bool {
     if rt.parked.binary_search(&t).is_ok() && rt.woken.insert(t) {
-        woke.push((wake_obj(t), Access::Wake));
+        woke.push((wake_obj(rt, t), Access::Wake));
     }
     rt.woken.contains(&t)
 }
 
 /// The object a goroutine's waker and its next step both name (`Access::Wake`): one per
-/// goroutine, an id as objects' are.
-fn wake_obj(t: Tid) -> Obj {
-    mix(t ^ 0x7761_6b65) >> 1
+/// goroutine and wake-up, an id as objects' are. A wake-up is known by the steps the
+/// goroutine had taken (the same in every order of the others' steps): a later waker
+/// names another object, so it is not ordered against the step an earlier one woke.
+fn wake_obj(rt: &Rt, t: Tid) -> Obj {
+    let k = rt.steps.get(&t).copied().unwrap_or(0);
+    mix(t ^ mix(0x7761_6b65 ^ u64::from(k))) >> 1
 }
 
 /// Whether `task`'s next step can go on without a wait that is no event, and how it
@@ -355,7 +360,7 @@ impl Dpor {
             let Some(tid) = rt.tid(t.id()) else { continue };
             let mut n = rt.step(tid, *mode);
             if *mode == super::Mode::Local && wake(rt, tid, &mut woke) {
-                n.accesses.push((wake_obj(tid), Access::Wake));
+                n.accesses.push((wake_obj(rt, tid), Access::Wake));
             }
             if *open || none_open {
                 enabled.push(n);
@@ -482,6 +487,7 @@ impl Scheduler for Dpor {
                 RT.with(|rt| {
                     let mut rt = rt.borrow_mut();
                     rt.taken.insert(t);
+                    *rt.steps.entry(t).or_insert(0) += 1;
                     rt.woken.remove(&t);
                 });
                 Some(task)
