@@ -308,6 +308,19 @@ pub(crate) fn observed_all(kind: Kind) {
     }
 }
 
+/// The virtual clock has advanced, every goroutine being blocked, and woken some.
+/// Returns whether the engine takes the advance as an event of its own (dpor: a step
+/// after every step before it and before every step after it, whoever blocked last),
+/// so that what it did (the selects its ticks completed) is no part of the step that
+/// blocked last.
+pub(crate) fn clock_advanced() -> bool {
+    let own = dpor::active();
+    if own {
+        dpor::clock_advanced();
+    }
+    own
+}
+
 /// The execution is aborted (a violation): an engine that reduces explores nothing
 /// after it.
 pub(crate) fn aborted() {

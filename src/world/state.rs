@@ -895,6 +895,7 @@ impl State {
             (Status::Blocked, Some(Wait::Sleep(d))) => Some(*d),
             _ => None,
         };
+        let withdrawn = self.withdrawn.len();
         loop {
             let sleeper = self.gors.iter().filter_map(sleeping).min();
             let timer = self.timers.iter().map(|t| t.0).min();
@@ -924,6 +925,10 @@ impl State {
                 }
             }
             if woke {
+                if crate::engine::clock_advanced() {
+                    // The advance is the engine's event, not the last blocker's.
+                    self.withdrawn.truncate(withdrawn);
+                }
                 return true;
             }
         }

@@ -63,6 +63,12 @@ pub fn thread_obj(t: Tid) -> Obj {
 /// An object every access conflicts with.
 pub const ANY: Obj = u64::MAX - 1;
 
+/// The virtual clock's advance, when every goroutine is blocked: a step of no
+/// goroutine's (goroutines' ids stay below 2^63), which touches `ANY`. Nothing can run
+/// before it that ran after it, nor the other way round (it happens only when all are
+/// blocked, and it alone wakes them), so no race with it is reversed.
+pub const CLOCK: Tid = u64::MAX;
+
 fn conflict(a: &[(Obj, Access)], b: &[(Obj, Access)]) -> bool {
     if a.iter().chain(b.iter()).any(|x| x.0 == ANY) {
         return true;
@@ -946,6 +952,9 @@ impl Explorer {
             let walk_back =
                 |i: usize, filter: &dyn Fn(&Event) -> bool, out: &mut Vec<(usize, Vec<Event>)>| {
                     for d in (0..i).rev() {
+                        if evs[d].tid == CLOCK {
+                            break; // nothing moves across the clock's advance
+                        }
                         if !dep_t(d) || !filter(evs[d]) {
                             continue;
                         }
@@ -960,6 +969,9 @@ impl Explorer {
             for &i in &deps {
                 if evs[i].tid == q || has(&u, i) {
                     continue; // same thread, or not a direct race
+                }
+                if q == CLOCK || evs[i].tid == CLOCK {
+                    continue; // never reversible (`CLOCK`)
                 }
                 // Release (or Add) -> Acquire: not reversible; race with the Acquire it
                 // ended.

@@ -68,6 +68,8 @@ struct Rt {
     woken: std::collections::BTreeSet<Tid>,
     /// Steps each goroutine has taken this execution (`wake_obj`).
     steps: HashMap<Tid, u32>,
+    /// The step being executed advanced the virtual clock (`clock_advanced`).
+    clock: bool,
 }
 
 impl Rt {
@@ -294,6 +296,12 @@ pub(crate) fn observed_all() {
     RT.with(|rt| rt.borrow_mut().extra.push((explorer::ANY, Access::Read)));
 }
 
+/// The step being executed blocked last and advanced the virtual clock: the advance is
+/// an event of its own (`explorer::CLOCK`), taken right after it.
+pub(crate) fn clock_advanced() {
+    RT.with(|rt| rt.borrow_mut().clock = true);
+}
+
 /// The step being executed aborted the execution (a violation).
 pub(crate) fn aborted() {
     if active() {
@@ -469,6 +477,19 @@ impl Scheduler for Dpor {
             // order of them before it: another violation first, in a census).
             self.finish(Explorer::stop_after_last);
             return Some(runnable[0].id());
+        }
+        if RT.with(|rt| std::mem::take(&mut rt.borrow_mut().clock)) {
+            // The clock's advance, an event the explorer orders after every step before
+            // it and before every step after it; nothing runs for it (the world made it
+            // as the last blocker's step ended). Its wake-ups are its own (below).
+            let clock = Next::new(
+                explorer::CLOCK,
+                Accesses::from_slice(&[(explorer::ANY, Access::Write)]),
+            );
+            if self.explorer().schedule(vec![clock], Vec::new()).is_none() {
+                self.cut();
+                return Some(runnable[0].id());
+            }
         }
         let (enabled, blocked, woke) = RT.with(|rt| self.picture(runnable, &mut rt.borrow_mut()));
         if !woke.is_empty() {
