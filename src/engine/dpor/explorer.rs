@@ -1162,6 +1162,200 @@ mod tests {
     use super::*;
     use std::collections::BTreeSet;
 
+    /// An operation of a generated program: a read or a write of an object, a lock or
+    /// an unlock of a mutex (a lock waits while the mutex is held).
+    #[derive(Clone, Copy, Debug)]
+    enum Op {
+        Read(Obj),
+        Write(Obj),
+        Lock(Obj),
+        Unlock(Obj),
+    }
+
+    impl Op {
+        fn access(self) -> (Obj, Access) {
+            match self {
+                Op::Read(o) => (o, Access::Read),
+                Op::Write(o) => (o, Access::Write),
+                Op::Lock(m) => (m, Access::Acquire),
+                Op::Unlock(m) => (m, Access::Release),
+            }
+        }
+    }
+
+    /// A program's state: each thread's next operation, and who holds each mutex.
+    #[derive(Clone)]
+    struct Run<'a> {
+        threads: &'a [Vec<Op>],
+        pc: Vec<usize>,
+        held: Vec<(Obj, usize)>,
+    }
+
+    impl<'a> Run<'a> {
+        fn new(threads: &'a [Vec<Op>]) -> Self {
+            Run {
+                threads,
+                pc: vec![0; threads.len()],
+                held: Vec::new(),
+            }
+        }
+        /// Enabled and blocked threads' next steps.
+        fn next(&self) -> (Vec<Next>, Vec<Next>) {
+            let (mut enabled, mut blocked) = (Vec::new(), Vec::new());
+            for (t, ops) in self.threads.iter().enumerate() {
+                let Some(&op) = ops.get(self.pc[t]) else {
+                    continue;
+                };
+                let n = Next::new(t as Tid, Accesses::from_slice(&[op.access()]));
+                match op {
+                    Op::Lock(m) if self.held.iter().any(|h| h.0 == m) => blocked.push(n),
+                    _ => enabled.push(n),
+                }
+            }
+            (enabled, blocked)
+        }
+        fn step(&mut self, t: usize) -> (Tid, Obj, Access) {
+            let op = self.threads[t][self.pc[t]];
+            self.pc[t] += 1;
+            match op {
+                Op::Lock(m) => self.held.push((m, t)),
+                Op::Unlock(m) => self.held.retain(|h| h.0 != m),
+                _ => {}
+            }
+            let (o, a) = op.access();
+            (t as Tid, o, a)
+        }
+    }
+
+    /// An execution's Mazurkiewicz trace, as its lexicographically least linearisation
+    /// (by thread) under the explorer's own dependence: two steps of one thread, or two
+    /// that conflict, keep their order.
+    fn canonical(exec: &[(Tid, Obj, Access)]) -> Vec<Tid> {
+        let dep = |a: &(Tid, Obj, Access), b: &(Tid, Obj, Access)| {
+            a.0 == b.0 || conflict(&[(a.1, a.2)], &[(b.1, b.2)])
+        };
+        let mut left: Vec<usize> = (0..exec.len()).collect();
+        let mut out = Vec::new();
+        while !left.is_empty() {
+            // The ready steps: no earlier step left that they depend on.
+            let k = (0..left.len())
+                .filter(|&k| (0..k).all(|j| !dep(&exec[left[j]], &exec[left[k]])))
+                .min_by_key(|&k| exec[left[k]].0)
+                .expect("a ready step");
+            out.push(exec[left[k]].0);
+            left.remove(k);
+        }
+        out
+    }
+
+    /// Every trace of a program, by brute force: every interleaving, canonicalised.
+    fn all_traces(run: Run, exec: &mut Vec<(Tid, Obj, Access)>, out: &mut BTreeSet<Vec<Tid>>) {
+        let (enabled, _) = run.next();
+        if enabled.is_empty() {
+            out.insert(canonical(exec));
+            return;
+        }
+        for n in enabled {
+            let mut r = run.clone();
+            exec.push(r.step(n.tid as usize));
+            all_traces(r, exec, out);
+            exec.pop();
+        }
+    }
+
+    /// The traces dpor's explorer reaches, and its executions.
+    fn explored(threads: &[Vec<Op>]) -> (BTreeSet<Vec<Tid>>, u64) {
+        let mut x = Explorer::new();
+        let mut seen = BTreeSet::new();
+        while x.begin() {
+            let mut run = Run::new(threads);
+            let mut exec = Vec::new();
+            loop {
+                let (enabled, blocked) = run.next();
+                if enabled.is_empty() {
+                    if x.end(Vec::new(), blocked) {
+                        seen.insert(canonical(&exec));
+                    }
+                    break;
+                }
+                let Some(t) = x.schedule(enabled, blocked) else {
+                    x.end_here();
+                    break;
+                };
+                exec.push(run.step(t as usize));
+            }
+        }
+        (seen, x.stats.executions)
+    }
+
+    /// A generated program: 2 to 4 threads of 1 to 3 operations over two objects and a
+    /// mutex (a lock, a write and the unlock, in one thread, are three), at most 10 in
+    /// all.
+    fn program(rng: &mut u64) -> Vec<Vec<Op>> {
+        let mut next = |n: u64| {
+            *rng = rng
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (*rng >> 33) % n
+        };
+        let threads = 2 + next(3) as usize;
+        let mut total = 0;
+        (0..threads)
+            .map(|_| {
+                let mut ops = Vec::new();
+                let want = 1 + next(3) as usize;
+                while ops.len() < want && total < 10 {
+                    match next(5) {
+                        0 | 1 => ops.push(Op::Read(1 + next(2))),
+                        2 | 3 => ops.push(Op::Write(1 + next(2))),
+                        _ if ops.len() + 3 <= 3 => {
+                            ops.push(Op::Lock(9));
+                            ops.push(Op::Write(1 + next(2)));
+                            ops.push(Op::Unlock(9));
+                        }
+                        _ => ops.push(Op::Write(1 + next(2))),
+                    }
+                }
+                total += ops.len();
+                ops
+            })
+            .collect()
+    }
+
+    /// Optimality, measured: on generated programs of reads, writes and locks, the
+    /// explorer reaches every trace that brute force finds (every interleaving,
+    /// canonicalised) and runs one execution per trace (the issue allows 2x; docs/dpor.md
+    /// gives the ratio).
+    /// `STALEMATE_OPT_CASES=N` runs N programs (300 by default).
+    #[test]
+    fn one_execution_per_trace_on_generated_programs() {
+        let cases = std::env::var("STALEMATE_OPT_CASES")
+            .ok()
+            .and_then(|n| n.parse().ok())
+            .unwrap_or(300);
+        let mut rng = 20261125u64;
+        let (mut traces, mut executions) = (0, 0);
+        for _ in 0..cases {
+            let threads = program(&mut rng);
+            let mut all = BTreeSet::new();
+            all_traces(Run::new(&threads), &mut Vec::new(), &mut all);
+            let (seen, n) = explored(&threads);
+            assert_eq!(seen, all, "{threads:?}");
+            assert!(
+                n <= 2 * all.len() as u64,
+                "{n} for {} traces: {threads:?}",
+                all.len()
+            );
+            traces += all.len() as u64;
+            executions += n;
+        }
+        eprintln!("optimality: {cases} programs, {traces} traces, {executions} executions");
+        assert_eq!(
+            executions, traces,
+            "{executions} executions for {traces} traces"
+        );
+    }
+
     /// Two threads each `Done` a counter that is at 1: whichever goes second takes it
     /// below zero (a fault, which stops the execution). Dones commute while the counter
     /// stays at zero or above (`Access::Add`), so after one thread's Done the other's,
