@@ -625,3 +625,40 @@ fn a_woken_goroutines_step_follows_its_waker() {
     let l = census(&loom(), &b, model).expect("ran");
     assert_eq!((traces(&c), l.explored.executions), ((1, 1), 2));
 }
+
+/// Found by review: a read lock given back by a goroutine that holds none (Go allows
+/// it) drops another reader's, and which one depends on who is in. It is a write, and
+/// readers are kept in goroutine order, so that read locks that get in still commute.
+/// Here B and A read-lock; H, started by A, gives a read lock back; W takes mu and
+/// waits to write-lock. If B is the reader left, W and B wait for each other (a
+/// deadlock); if A is, W waits for a reader that is gone (a leak). dpor reaches both,
+/// as DFS does.
+#[test]
+fn a_read_lock_given_back_by_another_goroutine_is_a_write() {
+    let model: ModelFn = Arc::new(|go: &Go| {
+        let (rw, mu) = (go.rwmutex("rw"), go.mutex("mu"));
+        let (r, m) = (rw.clone(), mu.clone());
+        go.go("B", move |_| {
+            r.rlock();
+            m.lock();
+            m.unlock();
+            r.runlock();
+        });
+        let (r, m) = (rw.clone(), mu.clone());
+        go.go("A", move |go| {
+            r.rlock();
+            let r2 = r.clone();
+            go.go("H", move |_| r2.runlock());
+            let (r3, m3) = (r.clone(), m.clone());
+            go.go("W", move |_| {
+                m3.lock();
+                r3.lock();
+                r3.unlock();
+                m3.unlock();
+            });
+        });
+    });
+    let (dfs, dpor) = same_as_dfs(model);
+    assert!(dfs.violations.len() >= 2, "{:?}", dfs.violations);
+    assert_eq!(dfs.violations, dpor.violations);
+}

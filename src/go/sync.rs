@@ -127,7 +127,10 @@ impl RwMutex {
                 unreachable!()
             };
             if writer.is_none() && pending.is_none() {
-                readers.push(h);
+                // Kept in goroutine order, not arrival order: two read locks that get
+                // in leave the same readers whichever goes first (they commute).
+                let at = readers.partition_point(|x| x.gid <= me);
+                readers.insert(at, h);
                 st.hb = Hb::Acquire;
                 return Attempt::Done((), say!(st, "rlock {name}"));
             }
@@ -245,6 +248,7 @@ impl RwMutex {
                 unreachable!()
             };
             readers.extend(admitted);
+            readers.sort_by_key(|h| h.gid);
             Attempt::Done((), say!(st, "unlock {name}"))
         })
     }

@@ -523,7 +523,9 @@ impl State {
             {
                 Mode::Read
             }
-            Some(Pending::RUnlock(o)) if matches!(&self.objs[o].kind, ObjKind::RwMutex { readers, .. } if !readers.is_empty()) => {
+            // A read lock given back by a goroutine that holds none drops another's:
+            // which one depends on who is in, so it is a write.
+            Some(Pending::RUnlock(o)) if matches!(&self.objs[o].kind, ObjKind::RwMutex { readers, .. } if readers.iter().any(|h| h.gid == g)) => {
                 Mode::Read
             }
             _ => Mode::Write,
