@@ -448,6 +448,14 @@ impl State {
         }
     }
 
+    /// An RWMutex's readers (none for any other object).
+    fn readers(&self, o: Oid) -> &[Holder] {
+        match &self.objs[o].kind {
+            ObjKind::RwMutex { readers, .. } => readers,
+            _ => &[],
+        }
+    }
+
     /// Whether goroutine `g`'s next step can go on without a wait that is no event
     /// (`Pending::Lock`, `Pending::Wait`).
     pub(crate) fn open(&self, g: Gid) -> bool {
@@ -482,9 +490,7 @@ impl State {
         match me.pending {
             // A writer that finds readers in becomes first in line, and new readers
             // wait for it: a change others see.
-            Some(Pending::Lock(o)) if matches!(&self.objs[o].kind, ObjKind::RwMutex { readers, .. } if !readers.is_empty()) => {
-                Mode::Write
-            }
+            Some(Pending::Lock(o)) if !self.readers(o).is_empty() => Mode::Write,
             Some(Pending::Lock(_)) => Mode::Acquire,
             // An unlock releases the lock someone took; an unlock of an unlocked mutex
             // is a fault that releases nothing, so no lock is ordered after it.
@@ -525,9 +531,7 @@ impl State {
             }
             // A read lock given back by a goroutine that holds none drops another's:
             // which one depends on who is in, so it is a write.
-            Some(Pending::RUnlock(o)) if matches!(&self.objs[o].kind, ObjKind::RwMutex { readers, .. } if readers.iter().any(|h| h.gid == g)) => {
-                Mode::Read
-            }
+            Some(Pending::RUnlock(o)) if self.readers(o).iter().any(|h| h.gid == g) => Mode::Read,
             _ => Mode::Write,
         }
     }
@@ -626,9 +630,7 @@ impl State {
                 self.gors[g].vc[g] += 1;
             }
             Hb::Writer => {
-                let readers = std::mem::take(&mut self.objs[o].rvc);
-                join(&mut self.gors[g].vc, &readers);
-                self.objs[o].rvc = readers;
+                join(&mut self.gors[g].vc, &self.objs[o].rvc);
                 self.sync(g, o);
             }
         }
