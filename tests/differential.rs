@@ -498,10 +498,11 @@ fn dpor_agrees(p: &Program, dfs: &Census) -> Result<(), String> {
             d.explored.executions, d.explored.stop
         ));
     }
-    // The shipping exploration on two threads, with a cut that gives them units.
-    let two = bounds(p).threads(2).split(6);
+    // The shipping exploration on two threads: uncut (subtrees given to the idle
+    // thread) or with a cut that gives them units.
+    let two = bounds(p).threads(2).split([0, 6][p.goroutines.len() % 2]);
     let first = explore(&Engine::Dpor, &two, model(p), None).expect("dpor ran");
-    match (&first.finding, first.explored.stop) {
+    match (&first.finding, first.explored.stop.clone()) {
         (Some(f), _) if !dfs.violations.contains(&f.violation().property.key()) => {
             return Err(format!(
                 "dpor found {}, which dfs never reaches ({:?})",
@@ -516,6 +517,18 @@ fn dpor_agrees(p: &Program, dfs: &Census) -> Result<(), String> {
             ));
         }
         _ => {}
+    }
+    // Uncut on two threads, a tree with no violation is explored as one thread does.
+    if split == 0
+        && two.split == 0
+        && first.finding.is_none()
+        && first.explored.stop == stalemate::Stop::Exhausted
+        && first.explored.executions != d.explored.executions
+    {
+        return Err(format!(
+            "dpor ran {} executions on two threads, {} on one",
+            first.explored.executions, d.explored.executions
+        ));
     }
     if dfs.violations.contains("data-race") {
         if !d.violations.contains("data-race")
@@ -561,7 +574,7 @@ fn agree(p: &Program) -> Result<bool, String> {
     }
     dpor_agrees(p, &dfs)?;
     let first = explore(&loom_engine(), &bounds(p), model(p), None).expect("loom ran");
-    match (&first.finding, first.explored.stop) {
+    match (&first.finding, first.explored.stop.clone()) {
         (Some(f), _) => {
             let k = f.violation().property.key();
             if !dfs.violations.contains(&k) {

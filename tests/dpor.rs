@@ -485,10 +485,11 @@ fn crossed(n: usize) -> ModelFn {
 }
 
 /// One exploration on two threads explores what it does on one: the same executions,
-/// traces, outcomes and violations, for a shallow cut and a deep one.
+/// traces, outcomes and violations, uncut (subtrees given to an idle thread) and for a
+/// shallow cut and a deep one.
 #[test]
 fn two_threads_explore_what_one_does() {
-    for split in [2, 8] {
+    for split in [0, 2, 8] {
         let b = bounds().split(split);
         let one = census(&Engine::Dpor, &b, locks(4, true)).unwrap();
         let two = census(&Engine::Dpor, &b.threads(2), locks(4, true)).unwrap();
@@ -527,7 +528,7 @@ fn two_parts_cover_the_tree_once() {
 /// order, at the same execution, with the same schedule, whichever thread met it.
 #[test]
 fn a_finding_on_two_threads_is_the_finding_on_one() {
-    for split in [2, 8] {
+    for split in [2, 0, 8] {
         let b = bounds().split(split);
         let find = |threads| {
             let o = explore(&Engine::Dpor, &b.clone().threads(threads), crossed(5), None);

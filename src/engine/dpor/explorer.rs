@@ -506,6 +506,7 @@ impl Explorer {
         }
         if self.helpers.as_ref().is_some_and(|h| !h.wanted()) {
             self.done = true;
+            self.waiting = None;
             return false;
         }
         if let Some((li, g)) = self.waiting.take() {
@@ -1285,7 +1286,9 @@ impl Explorer {
             if let Some(g) = self.given.get(li).and_then(Option::as_ref) {
                 let mut next = self.stack[li].clone();
                 advance(&mut next);
-                if (&next.sleep, &next.cur, &next.carry) != (&g.snap.sleep, &g.snap.cur, &g.snap.carry) {
+                if (&next.sleep, &next.cur, &next.carry)
+                    != (&g.snap.sleep, &g.snap.cur, &g.snap.carry)
+                {
                     let id = g.id;
                     self.stats.redone += 1;
                     self.given[li] = None;
@@ -1748,7 +1751,8 @@ mod tests {
             d.done.remove(&id);
         }
         fn wanted(&self) -> bool {
-            self.1.is_none_or(|id| !self.0.lock().unwrap().cancelled.contains(&id))
+            self.1
+                .is_none_or(|id| !self.0.lock().unwrap().cancelled.contains(&id))
         }
     }
 
@@ -1864,7 +1868,10 @@ mod tests {
                 );
             }
         }
-        eprintln!("given away {}, taken back {}, in vain {}", sums.0, sums.1, sums.2);
+        eprintln!(
+            "given away {}, taken back {}, in vain {}",
+            sums.0, sums.1, sums.2
+        );
         assert!(sums.1 > 1000 && sums.2 > 0, "{sums:?}");
     }
 }

@@ -16,12 +16,35 @@
 
 mod explorer;
 mod split;
+mod steal;
 
 pub(crate) use explorer::Access;
 use explorer::Accesses;
 use explorer::{Explorer, Next, Obj, Tid};
 use shuttle::scheduler::{Schedule, Scheduler, Task, TaskId};
-pub(crate) use split::{explore, help};
+
+/// Explores part `part` of the model's tree on `jobs` threads: the whole tree without
+/// a cut by giving subtrees to idle threads (`steal`), else by the cut's units
+/// (`split`).
+pub(crate) fn explore(
+    jobs: usize,
+    part: crate::engine::Part,
+    split: u32,
+    budget: &crate::engine::Budget,
+    body: crate::engine::Body,
+) -> Result<crate::engine::Explored, String> {
+    if jobs > 1 && part.n == 1 && split == 0 {
+        steal::explore(jobs, budget, body)
+    } else {
+        split::explore(jobs, part, split, budget, body)
+    }
+}
+
+/// Joins, as one more thread, an exploration under way that this thread has not
+/// joined yet; false if there is none.
+pub(crate) fn help(joined: &mut Vec<u64>) -> bool {
+    split::help(joined) || steal::help(joined)
+}
 use std::cell::{Cell, RefCell};
 use std::collections::{BTreeMap, HashMap};
 use std::sync::{Arc, Mutex};
@@ -237,6 +260,16 @@ fn stats() -> explorer::Stats {
         e.as_ref().map_or_else(explorer::Stats::default, |x| {
             x.lock().unwrap_or_else(|p| p.into_inner()).stats.clone()
         })
+    })
+}
+
+/// The explorer of the exploration that ran on this thread, taken out.
+fn take_explorer() -> Explorer {
+    EXPLORER.with(|e| {
+        e.borrow_mut()
+            .take()
+            .map(|x| std::mem::take(&mut *x.lock().unwrap_or_else(|p| p.into_inner())))
+            .unwrap_or_default()
     })
 }
 
