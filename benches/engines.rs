@@ -11,6 +11,8 @@
 //! - cache-sync-wait on turmoil: simulations per second (isolated, cluster-a paused,
 //!   10 seeds), and for each variant the seeds to the first violation under fault
 //!   plans drawn from each seed (printed once);
+//! - dpor on one thread and on two: the status manager's fix with a tick (56,171
+//!   executions either way), executions per second;
 //! - overhead: one small two-lock model written directly on shuttle's std-like types
 //!   and the same through stalemate's Go primitives, schedules per second side by side;
 //!   and the same model's whole loom search, on loom's own types and through stalemate.
@@ -126,6 +128,37 @@ pub fn proof(c: &mut Criterion, group: &str, m: ModelFn, bound: Option<usize>) {
             b.iter(|| explore(&engine, &bounds(10_000_000), m.clone(), None).unwrap())
         });
     }
+    g.finish();
+}
+
+/// One dpor proof on one thread and on two: the same executions (asserted), the time
+/// each takes.
+fn threads(c: &mut Criterion) {
+    let tick = [
+        ("updates", 3),
+        ("capacity", 1),
+        ("deleting", 1),
+        ("ticks", 1),
+    ];
+    let m = model("status-manager", "fixed", &tick);
+    let mut g = c.benchmark_group("dpor-threads");
+    g.sample_size(10).measurement_time(Duration::from_secs(40));
+    let mut counts = Vec::new();
+    for n in [1, 2] {
+        let b = bounds(10_000_000).threads(n);
+        let o = explore(&Engine::Dpor, &b, m.clone(), None).expect("explore");
+        assert!(o.finding.is_none() && o.explored.stop == stalemate::Stop::Exhausted);
+        counts.push(o.explored.executions);
+        eprintln!(
+            "dpor-threads: {n} thread(s) explore {} executions",
+            o.explored.executions
+        );
+        g.throughput(Throughput::Elements(o.explored.executions));
+        g.bench_function(format!("status-manager-tick/{n}"), |x| {
+            x.iter(|| explore(&Engine::Dpor, &b, m.clone(), None).unwrap())
+        });
+    }
+    assert_eq!(counts[0], counts[1], "threads change the count");
     g.finish();
 }
 
@@ -378,6 +411,7 @@ fn network(c: &mut Criterion) {
 
 criterion_group!(
     benches,
+    threads,
     cacher_2015,
     status_manager,
     informer,

@@ -24,8 +24,8 @@ use explorer::{Explorer, Next, Obj, Tid};
 use shuttle::scheduler::{Schedule, Scheduler, Task, TaskId};
 
 /// Explores part `part` of the model's tree on `jobs` threads: the whole tree without
-/// a cut by giving subtrees to idle threads (`steal`), else by the cut's units
-/// (`split`).
+/// a cut by giving subtrees to idle threads (`steal`: threads with nothing else to do
+/// may join it, `help`), else by the cut's units (`split`).
 pub(crate) fn explore(
     jobs: usize,
     part: crate::engine::Part,
@@ -33,7 +33,7 @@ pub(crate) fn explore(
     budget: &crate::engine::Budget,
     body: crate::engine::Body,
 ) -> Result<crate::engine::Explored, String> {
-    if jobs > 1 && part.n == 1 && split == 0 {
+    if part.n == 1 && split == 0 {
         steal::explore(jobs, budget, body)
     } else {
         split::explore(jobs, part, split, budget, body)

@@ -172,15 +172,19 @@ pub(crate) fn explore(jobs: usize, budget: &Budget, body: Body) -> Result<Explor
         ticket: None,
     });
     lock(&OPEN).push(pool.clone());
-    std::thread::scope(|s| {
-        for j in 0..jobs {
-            let pool = &pool;
-            std::thread::Builder::new()
-                .name(format!("dpor-{j}"))
-                .spawn_scoped(s, move || work(pool))
-                .expect("a thread for dpor");
-        }
-    });
+    if jobs <= 1 {
+        work(&pool);
+    } else {
+        std::thread::scope(|s| {
+            for j in 0..jobs {
+                let pool = &pool;
+                std::thread::Builder::new()
+                    .name(format!("dpor-{j}"))
+                    .spawn_scoped(s, move || work(pool))
+                    .expect("a thread for dpor");
+            }
+        });
+    }
     lock(&OPEN).retain(|p| p.id != pool.id);
     let mut h = lock(&pool.helpers);
     while *h > 0 {
