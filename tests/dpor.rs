@@ -665,3 +665,47 @@ fn a_read_lock_given_back_by_another_goroutine_is_a_write() {
     assert!(dfs.violations.len() >= 2, "{:?}", dfs.violations);
     assert_eq!(dfs.violations, dpor.violations);
 }
+
+/// Found by the differential campaign of seed 20261201 (program 1,224; present before
+/// this session's threads): main locks m1 and polls an unbuffered channel under it;
+/// g2 locks m1 and sends on that channel. If g2 locks first, its send and main's lock
+/// wait for each other (a deadlock); if main does, its poll can never end (a livelock).
+/// main's polls that wait read everything, so they stand between the two locks in
+/// every order dpor ran, and the race between the locks was never reversed: dpor
+/// reported the livelock only. A goroutine kept at a held mutex at the end now races
+/// its lock with the holder's.
+#[test]
+fn a_lock_held_through_a_poll_still_races() {
+    let model: ModelFn = Arc::new(|go: &Go| {
+        let m1 = go.mutex("m1");
+        let c0 = go.chan::<u8>("c0", 0);
+        let x0 = go.var("x0", 0u8);
+        go.go("g1", move |_| x0.set(10));
+        let (m, c) = (m1.clone(), c0.clone());
+        go.go("g2", move |_| {
+            m.lock();
+            c.send(20);
+            m.unlock();
+        });
+        m1.lock();
+        loop {
+            go.spin(&());
+            if c0.try_recv() != stalemate::go::TryRecv::Empty {
+                break;
+            }
+        }
+        m1.unlock();
+        c0.send(1);
+    });
+    let b = bounds().time(stalemate::TimeMode::Any);
+    let dfs = census(&Engine::Dfs, &b, model.clone()).unwrap();
+    let d = census(&Engine::Dpor, &b, model).unwrap();
+    let both = ["deadlock", "livelock"].map(String::from);
+    assert_eq!(dfs.violations, both.clone().into());
+    assert_eq!(d.violations, both.into());
+    assert_eq!(d.explored.stop, stalemate::Stop::Exhausted);
+    eprintln!(
+        "dpor: {} executions (dfs {})",
+        d.explored.executions, dfs.explored.executions
+    );
+}

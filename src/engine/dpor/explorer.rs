@@ -298,8 +298,9 @@ pub struct Done {
     clean: usize,
     pub stats: Stats,
     /// The subtree stopped early, after `at` of its executions, for the driver's
-    /// reason `tag` (a violation, a budget).
+    /// reason `tag` (a violation, a budget, an error), and the driver's note on it.
     pub halt: Option<(u64, u64)>,
+    pub note: Option<String>,
 }
 
 impl Done {
@@ -671,6 +672,7 @@ impl Explorer {
             clean: self.clean,
             stats: self.stats.clone(),
             halt: None,
+            note: None,
         }
     }
 
@@ -1209,6 +1211,33 @@ impl Explorer {
                         break;
                     }
                 };
+            // A goroutine kept at a mutex another holds, at the end: race its lock with
+            // the holder's, even where the holder's own later steps (a poll that reads
+            // everything) stand between them, or its own attempts. The holder's steps
+            // come after its lock, which waits once this goroutine holds the mutex; the
+            // attempts are this lock. Without this, the only race left is with the
+            // holder's last step, whose reversal cannot run.
+            if !real && blocked_at(n, q) {
+                for &(o, k) in tgt.accesses.iter() {
+                    if k != Access::Acquire {
+                        continue;
+                    }
+                    let holder = (0..n).rev().find(|&d| {
+                        evs[d].tid != q && evs[d].accesses.contains(&(o, Access::Acquire))
+                    });
+                    if let Some(d) = holder
+                        && !deps.iter().any(|&k| {
+                            k != d
+                                && evs[k].tid != evs[d].tid
+                                && evs[k].tid != q
+                                && has(&pred[k], d)
+                        })
+                        && !(d..n).any(|k| evs[k].tid == CLOCK)
+                    {
+                        inserts.push((d, notdep(d)));
+                    }
+                }
+            }
             for &i in &deps {
                 if evs[i].tid == q || has(&u, i) {
                     continue; // same thread, or not a direct race

@@ -17,9 +17,11 @@ use std::collections::{HashMap, VecDeque};
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering::SeqCst};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 
-/// `Done::halt`'s tags for a spent budget; any other tag is a finding's body number.
+/// `Done::halt`'s tags for a spent budget and an engine error (`Done::note` says
+/// which); any other tag is a finding's body number.
 const TIME: u64 = u64::MAX;
 const ITERATIONS: u64 = u64::MAX - 1;
+const FAILED: u64 = u64::MAX - 2;
 
 /// An explorer to run, and the subtree it explores (`None`: the whole tree).
 struct Job {
@@ -282,27 +284,27 @@ fn run(pool: &Arc<Pool>, job: Job) -> Option<Job> {
     );
     let mut x = super::take_explorer();
     x.set_helpers(None);
-    let explored = match r {
-        Ok(e) => e,
-        Err(e) => {
-            end(pool, Err(e));
-            return None;
-        }
-    };
     let runs = x.stats.executions;
-    let halt = match explored.stop {
-        Stop::Found => Some((runs, FOUND.with(Cell::take).unwrap_or(0))),
-        Stop::Time => Some((runs, TIME)),
-        Stop::Iterations => Some((runs, ITERATIONS)),
-        Stop::Exhausted => x
-            .halted
-            .take()
-            .and_then(|d| d.halt)
-            .map(|(at, t)| (runs + at, t)),
+    // An engine error in a subtree is the exploration's only if its giver takes the
+    // subtree in, as a violation is.
+    let mut note = None;
+    let halt = match r.map(|e| e.stop) {
+        Err(e) => {
+            note = Some(e);
+            Some((runs, FAILED))
+        }
+        Ok(Stop::Found) => Some((runs, FOUND.with(Cell::take).unwrap_or(0))),
+        Ok(Stop::Time) => Some((runs, TIME)),
+        Ok(Stop::Iterations) => Some((runs, ITERATIONS)),
+        Ok(Stop::Exhausted) => x.halted.take().and_then(|d| {
+            note = d.note;
+            d.halt.map(|(at, t)| (runs + at, t))
+        }),
     };
     if let Some((at, tag)) = halt {
         let mut done = Done::halted(at, tag);
         done.stats = x.stats.clone();
+        done.note = note;
         return finish(pool, ticket, done);
     }
     if let Some(id) = x.waits() {
@@ -338,6 +340,10 @@ fn finish(pool: &Pool, ticket: Option<u64>, done: Done) -> Option<Job> {
         let mut e = Explored::new(at, Stop::Exhausted);
         match done.halt.map(|h| h.1) {
             None => e.traces = Some(done.stats.complete),
+            Some(FAILED) => {
+                end(pool, Err(done.note.unwrap_or_default()));
+                return None;
+            }
             Some(TIME) => e.stop = Stop::Time,
             Some(ITERATIONS) => e.stop = Stop::Iterations,
             Some(_) => {
