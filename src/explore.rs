@@ -417,7 +417,10 @@ fn explore_in(
             execution: d.explored.executions,
             ..f
         }),
-        None => found.pop_last().map(|(_, f)| f),
+        // A run stopped by its budget reports none, even if a thread of it met one in a
+        // part the exploration never took in.
+        None if d.explored.stop == Stop::Found => found.pop_last().map(|(_, f)| f),
+        None => None,
     };
     debug_assert_eq!(finding.is_some(), d.explored.stop == Stop::Found);
     Ok(Outcome {

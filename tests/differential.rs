@@ -593,20 +593,18 @@ fn agree(p: &Program) -> Result<bool, String> {
         _ => {}
     }
     // A racy program: DPOR does not see model data, so an order that only a racing
-    // access makes matter may go unexplored; what it guarantees is a race reported,
-    // and nothing DFS does not reach (tests/soundness.rs::a_leak_beside_a_data_race).
+    // access makes matter may go unexplored; what it guarantees is a race reported
+    // (tests/soundness.rs::a_leak_beside_a_data_race). Beyond the race the two may
+    // differ either way: loom can switch goroutines at a spawn, where shuttle's
+    // engines run the spawner on to its next operation, so loom also reaches what a
+    // goroutine does between its spawner's `go` and that goroutine's racing write, as
+    // Go can (seed 20261202's program 3,156: a child's unlock of an unlocked mutex
+    // before its parent's racing write; DFS, dpor and the stateful search report the
+    // race only).
     if dfs.violations.contains("data-race") {
         if !loom.violations.contains("data-race") {
             return Err(format!(
                 "dfs reaches a data race, loom does not: dfs {:?}, loom {:?}",
-                dfs.violations, loom.violations
-            ));
-        }
-        if !loom.violations.is_subset(&dfs.violations)
-            || !unwaited(&loom.outcomes).is_subset(&unwaited(&dfs.outcomes))
-        {
-            return Err(format!(
-                "loom reaches what dfs does not: dfs {:?}, loom {:?}",
                 dfs.violations, loom.violations
             ));
         }

@@ -303,15 +303,6 @@ pub struct Done {
     pub note: Option<String>,
 }
 
-impl Done {
-    pub fn halted(at: u64, tag: u64) -> Done {
-        Done {
-            halt: Some((at, tag)),
-            ..Done::default()
-        }
-    }
-}
-
 /// Where `begin` stands with a given subtree it has reached.
 enum Collect {
     /// Not finished yet: this explorer waits.
@@ -664,6 +655,18 @@ impl Explorer {
     pub fn done(&mut self) -> Done {
         let r = self.root.expect("a given subtree");
         let lvl = &self.stack[r];
+        if !self.over {
+            // Its root level's branch was left before its subtree was done (a replay
+            // that diverged cuts the stack): a result that holds nowhere, so the giver
+            // explores the branch itself.
+            return Done {
+                full: Some(Level {
+                    dec: u32::MAX,
+                    ..Level::default()
+                }),
+                ..Done::default()
+            };
+        }
         Done {
             ev: lvl.ev.clone(),
             stoppers: lvl.stoppers.clone(),
@@ -673,6 +676,22 @@ impl Explorer {
             stats: self.stats.clone(),
             halt: None,
             note: None,
+        }
+    }
+
+    /// The result of an exploration stopped after `at` of its executions for the
+    /// driver's reason `tag`: for a given subtree, with its root level if it read more
+    /// of it than `Given` covers (the stop then holds only on that very level).
+    pub fn stopped(&self, at: u64, tag: u64) -> Done {
+        let full = self
+            .root
+            .filter(|_| self.full)
+            .and_then(|r| self.stack.get(r).cloned());
+        Done {
+            full,
+            stats: self.stats.clone(),
+            halt: Some((at, tag)),
+            ..Done::default()
         }
     }
 
@@ -1785,19 +1804,22 @@ mod tests {
         }
     }
 
-    /// Runs one execution of `threads` under `x`, which has begun it.
-    fn one(x: &mut Explorer, threads: &[Vec<Op>]) {
+    /// Runs one execution of `threads` under `x`, which has begun it; returns the
+    /// threads it ran, in order.
+    fn one(x: &mut Explorer, threads: &[Vec<Op>]) -> Vec<Tid> {
         let mut run = Run::new(threads);
+        let mut ran = Vec::new();
         loop {
             let (enabled, blocked) = run.next();
             if enabled.is_empty() {
                 x.end(Vec::new(), blocked);
-                return;
+                return ran;
             }
             let Some(t) = x.schedule(enabled, blocked) else {
                 x.end_here();
-                return;
+                return ran;
             };
+            ran.push(t);
             let t = t as usize;
             let pick = matches!(threads[t][run.pc[t]], Op::Pick(_));
             run.step(t);
@@ -1808,8 +1830,9 @@ mod tests {
     }
 
     /// The root explorer's figures when subtrees are given away and explored in the
-    /// rng's order (`Desk`).
-    fn explored_given(threads: &[Vec<Op>], seed: u64) -> Stats {
+    /// rng's order (`Desk`), and where it stopped: the first execution that runs the
+    /// threads in the order `target` says (a violation, as the driver sees one).
+    fn explored_given(threads: &[Vec<Op>], seed: u64, target: &[Tid]) -> (Stats, Option<u64>) {
         let desk = std::sync::Arc::new(std::sync::Mutex::new(Desk {
             rng: seed,
             ..Desk::default()
@@ -1825,31 +1848,45 @@ mod tests {
             };
             x.set_helpers(Some(Box::new(Hand(desk.clone(), ticket))));
             let slice = 1 + desk.lock().unwrap().roll(4);
-            let mut ran = 0;
-            let mut begun = false;
+            let (mut ran, mut begun, mut hit) = (0, false, None);
             while ran < slice {
                 begun = x.begin();
                 if !begun {
                     break;
                 }
-                one(&mut x, threads);
+                if one(&mut x, threads) == target {
+                    hit = Some(x.stats.executions);
+                    break;
+                }
                 ran += 1;
             }
             let mut d = desk.lock().unwrap();
-            if begun {
+            if hit.is_none() && x.waits().is_none() {
+                hit = x
+                    .halted
+                    .take()
+                    .and_then(|h| h.halt)
+                    .map(|h| x.stats.executions + h.0);
+            }
+            if let Some(at) = hit {
+                match ticket {
+                    None => return (x.stats, Some(at)),
+                    Some(id) if !d.cancelled.contains(&id) => {
+                        d.done.insert(id, x.stopped(at, 1));
+                    }
+                    Some(_) => {}
+                }
+            } else if begun {
                 d.ready.push((ticket, x));
                 continue;
-            }
-            if let Some(id) = x.waits() {
+            } else if let Some(id) = x.waits() {
                 d.parked.push((id, ticket, x));
-            } else if x.halted.is_some() {
-                panic!("nothing halts here");
             } else if let Some(id) = ticket {
-                if x.over && !d.cancelled.contains(&id) {
+                if !d.cancelled.contains(&id) {
                     d.done.insert(id, x.done());
                 }
             } else {
-                return x.stats;
+                return (x.stats, None);
             }
             // Explorers whose subtree has finished (or was cancelled) go on.
             let parked = std::mem::take(&mut d.parked);
@@ -1866,15 +1903,18 @@ mod tests {
     /// Subtrees given away to other explorers (`Explorer::give`), explored in any order
     /// and taken back where they still hold, make the same exploration as one explorer
     /// alone: the same executions and the same complete ones, on every generated
-    /// program and for several orders.
+    /// program and for several orders; and the same first "violation" (an execution
+    /// that runs the threads in a given order, picked among the lone explorer's), at
+    /// the same execution number, which holds only if the executions come in the same
+    /// order.
     #[test]
     fn given_subtrees_explore_what_one_explorer_does() {
         let mut rng = 20261201u64;
         let mut sums = (0, 0, 0);
         for case in 0..300 {
             let mut threads = program(&mut rng);
-            // A third of the programs choose too.
-            if case % 3 == 0 {
+            // Half the programs choose too.
+            if case % 2 == 0 {
                 for ops in &mut threads {
                     if let Some(Op::Write(o)) = ops.first().copied() {
                         ops[0] = Op::Pick(o);
@@ -1882,19 +1922,28 @@ mod tests {
                 }
             }
             let mut alone = Explorer::new();
+            let mut orders = Vec::new();
             while alone.begin() {
-                one(&mut alone, &threads);
+                orders.push(one(&mut alone, &threads));
             }
             for seed in 0..4 {
-                let s = explored_given(&threads, case * 10 + seed);
-                sums.0 += s.gave;
-                sums.1 += s.adopted;
-                sums.2 += s.redone;
+                let (s, at) = explored_given(&threads, case * 10 + seed, &[Tid::MAX]);
+                assert_eq!(at, None);
                 assert_eq!(
                     (s.executions, s.complete),
                     (alone.stats.executions, alone.stats.complete),
                     "{threads:?} seed {seed}"
                 );
+                sums.0 += s.gave;
+                sums.1 += s.adopted;
+                sums.2 += s.redone;
+                for t in 0..2u64 {
+                    let pick = (case * 7 + seed * 13 + t * 31) as usize % orders.len();
+                    let target = &orders[pick];
+                    let first = orders.iter().position(|o| o == target).unwrap() as u64 + 1;
+                    let (_, at) = explored_given(&threads, case * 100 + seed * 10 + t, target);
+                    assert_eq!(at, Some(first), "{threads:?} seed {seed} target {target:?}");
+                }
             }
         }
         eprintln!(

@@ -130,22 +130,7 @@ impl Helpers for Hand {
     }
 
     fn wanted(&self) -> bool {
-        if self.pool.over.load(SeqCst) {
-            return false;
-        }
-        let d = lock(&self.pool.desk);
-        let mut at = self.me;
-        while let Some(id) = at {
-            match d.tickets.get(&id) {
-                Some(Ticket::Running {
-                    cancelled: false,
-                    parent,
-                    ..
-                }) => at = *parent,
-                _ => return false,
-            }
-        }
-        true
+        wanted(&self.pool, self.me)
     }
 }
 
@@ -302,34 +287,62 @@ fn run(pool: &Arc<Pool>, job: Job) -> Option<Job> {
         }),
     };
     if let Some((at, tag)) = halt {
-        let mut done = Done::halted(at, tag);
-        done.stats = x.stats.clone();
+        let mut done = x.stopped(at, tag);
         done.note = note;
         return finish(pool, ticket, done);
     }
     if let Some(id) = x.waits() {
         let mut d = lock(&pool.desk);
-        if let Some(Ticket::Running { waiter, .. }) = d.tickets.get_mut(&id) {
-            *waiter = Some(Box::new(Job { x, ticket }));
-            return None;
+        match d.tickets.get_mut(&id) {
+            Some(Ticket::Running { waiter, .. }) => {
+                *waiter = Some(Box::new(Job { x, ticket }));
+                return None;
+            }
+            // Finished meanwhile: `begin` takes it now.
+            Some(Ticket::Finished(_)) => return Some(Job { x, ticket }),
+            // Only an unwanted subtree's ticket goes before its giver takes it, and
+            // then the giver is unwanted too.
+            None => {}
         }
-        // Finished meanwhile: `begin` takes it now.
-        return Some(Job { x, ticket });
     }
-    if x.over {
-        let done = x.done();
-        return finish(pool, ticket, done);
+    if !wanted(pool, ticket) {
+        if let Some(id) = ticket {
+            lock(&pool.desk).tickets.remove(&id);
+        }
+        return None;
     }
-    if ticket.is_none() && !pool.over.load(SeqCst) {
-        let mut done = Done::default();
-        done.stats = x.stats.clone();
-        return finish(pool, None, done);
+    match ticket {
+        Some(_) => {
+            let done = x.done();
+            finish(pool, ticket, done)
+        }
+        None => {
+            let mut done = Done::default();
+            done.stats = x.stats.clone();
+            finish(pool, None, done)
+        }
     }
-    // Not wanted: nobody takes its result.
-    if let Some(id) = ticket {
-        lock(&pool.desk).tickets.remove(&id);
+}
+
+/// Whether the job of subtree `me` is still wanted: the exploration goes on, and
+/// neither it nor a subtree it is part of was cancelled.
+fn wanted(pool: &Pool, me: Option<u64>) -> bool {
+    if pool.over.load(SeqCst) {
+        return false;
     }
-    None
+    let d = lock(&pool.desk);
+    let mut at = me;
+    while let Some(id) = at {
+        match d.tickets.get(&id) {
+            Some(Ticket::Running {
+                cancelled: false,
+                parent,
+                ..
+            }) => at = *parent,
+            _ => return false,
+        }
+    }
+    true
 }
 
 /// A job's subtree is explored (or stopped the exploration): its result goes to its
