@@ -518,6 +518,35 @@ fn junit_has_a_test_case_per_run_and_the_report_as_the_failure() {
     );
 }
 
+/// A dpor proof on two and three threads (subtrees given to idle threads) prints what
+/// it prints on one: the same executions and verdict, byte for byte but the time.
+#[test]
+fn a_dpor_proof_on_several_threads_prints_what_one_thread_does() {
+    let dir = std::env::temp_dir().join(format!("stalemate-threads-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("slow.toml");
+    let src = std::fs::read_to_string("scenarios/cacher_modern_source_proof_slow.toml").unwrap();
+    let dpor_only = src.replace("[[engine]]\nkind = \"loom\"\niterations = 10000000\n", "");
+    assert_ne!(dpor_only, src, "the scenario's loom engine is left out");
+    std::fs::write(&file, dpor_only).unwrap();
+    let file = file.to_str().unwrap();
+    let run = |jobs: &str| {
+        let o = stalemate(&["run", "--jobs", jobs, "--format", "json", file]);
+        assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+        let mut v = json_lines(&o);
+        assert_eq!(v.len(), 1);
+        let execs = v[0]["executions"].as_u64().unwrap();
+        v[0].as_object_mut()
+            .unwrap()
+            .retain(|k, _| !k.contains("time") && !k.contains("secs"));
+        (v, execs)
+    };
+    let (one, execs) = run("1");
+    assert!(execs > 1000, "{execs} executions: a tree worth sharing");
+    assert_eq!(run("2").0, one);
+    assert_eq!(run("3").0, one);
+}
+
 #[test]
 fn jobs_change_neither_the_order_nor_the_bytes_of_the_output() {
     let dir = quick_dir();
