@@ -453,10 +453,10 @@ pub(crate) enum Mode {
     Local,
 }
 
-/// What the world says of a goroutine's next step: whether it can go on without a
-/// wait that is no event, and how it uses its objects (`None`: nothing known). See
-/// `World::marked`.
-pub(crate) type Steps = Box<dyn Fn(ThreadKey) -> Option<(bool, Mode)>>;
+/// What the world says of its goroutines' next steps, each given to the callback with
+/// its thread: whether it can go on without a wait that is no event, and how it uses
+/// its objects (a goroutine not given: nothing known). See `World::marked`.
+pub(crate) type Steps = Box<dyn Fn(&mut dyn FnMut(ThreadKey, bool, Mode))>;
 
 /// Installs the running execution's `Steps`. Only `dpor` asks.
 pub(crate) fn show_steps(kind: Kind, f: Steps) {

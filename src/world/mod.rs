@@ -751,11 +751,14 @@ impl World {
         let w = Arc::downgrade(self);
         engine::show_steps(
             self.kind,
-            Box::new(move |key| {
-                let w = w.upgrade()?;
-                let st = w.st.try_lock().ok()?;
-                let g = st.gors.iter().position(|g| g.key == Some(key))?;
-                Some((st.open(g), st.mode(g)))
+            Box::new(move |each| {
+                let Some(w) = w.upgrade() else { return };
+                let Ok(st) = w.st.try_lock() else { return };
+                for (g, gor) in st.gors.iter().enumerate() {
+                    if let Some(key) = gor.key {
+                        each(key, st.open(g), st.mode(g));
+                    }
+                }
             }),
         );
         self.register(0);

@@ -101,8 +101,104 @@ pub struct Event {
     pub complete: bool,
 }
 
-fn dependent(a: &Event, b: &Event) -> bool {
-    a.tid == b.tid || conflict(&a.accesses, &b.accesses)
+/// A step's objects as one word, for `analyze`'s many dependence tests: a bit per
+/// object (its id's low six bits after a mix), or every bit if it touches `ANY`. Two
+/// steps whose words share no bit touch no common object, so they conflict only if
+/// they are one goroutine's; sharing a bit proves nothing (`conflict` decides).
+fn signature(a: &[(Obj, Access)]) -> u64 {
+    a.iter().fold(0, |s, &(o, _)| {
+        if o == ANY {
+            u64::MAX
+        } else {
+            s | 1 << (o.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 58)
+        }
+    })
+}
+
+/// Whether two events do not commute: one goroutine's, or conflicting (`signature`).
+fn dependent_sig(a: &Event, sa: u64, b: &Event, sb: u64) -> bool {
+    a.tid == b.tid || (sa & sb != 0 && conflict(&a.accesses, &b.accesses))
+}
+
+/// One execution's events by signature bit and by goroutine, as bit sets over their
+/// positions: the events that may be dependent with a step, without testing each.
+struct Index {
+    words: usize,
+    /// Per signature bit, the events whose signature has it (`words` words each).
+    bits: Vec<u64>,
+    /// Per goroutine, its events.
+    tids: Vec<(Tid, Vec<u64>)>,
+}
+
+impl Index {
+    fn new(evs: &[&Event], sigs: &[u64], words: usize) -> Index {
+        let mut bits = vec![0u64; 64 * words];
+        let mut tids: Vec<(Tid, Vec<u64>)> = Vec::new();
+        for (i, (e, &sig)) in evs.iter().zip(sigs).enumerate() {
+            let (w, b) = (i / 64, 1u64 << (i % 64));
+            for k in ones(&[sig]) {
+                bits[k * words + w] |= b;
+            }
+            match tids.iter_mut().find(|t| t.0 == e.tid) {
+                Some(t) => t.1[w] |= b,
+                None => {
+                    let mut v = vec![0u64; words];
+                    v[w] |= b;
+                    tids.push((e.tid, v));
+                }
+            }
+        }
+        Index { words, bits, tids }
+    }
+
+    /// Into `out`: the events before `j` that may be dependent with a step of `tid`
+    /// whose signature is `sig` (a superset: `dependent_sig` decides).
+    fn candidates(&self, sig: u64, tid: Tid, j: usize, out: &mut [u64]) {
+        out.fill(0);
+        for k in ones(&[sig]) {
+            for (o, b) in out.iter_mut().zip(&self.bits[k * self.words..]) {
+                *o |= b;
+            }
+        }
+        if let Some(t) = self.tids.iter().find(|t| t.0 == tid) {
+            for (o, b) in out.iter_mut().zip(&t.1) {
+                *o |= b;
+            }
+        }
+        keep_below(out, j);
+    }
+
+    /// Into `out`: every event before `j`.
+    fn all_before(&self, j: usize, out: &mut [u64]) {
+        out.fill(u64::MAX);
+        keep_below(out, j);
+    }
+}
+
+/// Clears the bits at `j` and above.
+fn keep_below(set: &mut [u64], j: usize) {
+    for (w, x) in set.iter_mut().enumerate() {
+        let lo = w * 64;
+        if j <= lo {
+            *x = 0;
+        } else if j < lo + 64 {
+            *x &= (1u64 << (j - lo)) - 1;
+        }
+    }
+}
+
+/// The positions of a bit set's ones, in increasing order.
+fn ones(set: &[u64]) -> impl Iterator<Item = usize> + '_ {
+    set.iter().enumerate().flat_map(|(w, &x)| {
+        let mut x = x;
+        std::iter::from_fn(move || {
+            (x != 0).then(|| {
+                let b = x.trailing_zeros() as usize;
+                x &= x - 1;
+                w * 64 + b
+            })
+        })
+    })
 }
 
 fn choices_compatible(a: &[u32], a_complete: bool, b: &[u32], b_complete: bool) -> bool {
@@ -187,6 +283,38 @@ fn sleep_covers(e: &SleepEntry, w: &[Event]) -> bool {
 }
 
 impl Level {
+    /// The default level, keeping its vectors' room.
+    fn empty(&mut self) {
+        let Level {
+            enabled,
+            blocked,
+            sleep,
+            pending,
+            cur,
+            ev,
+            carry,
+            covered,
+            expanded,
+            dec,
+            decision,
+            stoppers,
+            partial,
+        } = self;
+        enabled.clear();
+        blocked.clear();
+        sleep.clear();
+        pending.clear();
+        *cur = None;
+        *ev = None;
+        carry.clear();
+        covered.clear();
+        *expanded = false;
+        *dec = 0;
+        *decision = false;
+        stoppers.clear();
+        partial.clear();
+    }
+
     fn asleep(&self, t: Tid) -> bool {
         self.sleep.iter().any(|s| s.0 == t)
     }
@@ -353,6 +481,8 @@ pub struct Explorer {
     /// the first `hb_ok` levels: an event's row depends only on the events before it.
     hb: Vec<Vec<u64>>,
     hb_ok: usize,
+    /// Levels cut off the stack, emptied, for new levels to reuse their vectors.
+    spare: Vec<Level>,
     pub stats: Stats,
     /// This explorer explores the subtree of the branch taken at this level, and stops
     /// when that level would take its next branch (`Explorer::give`).
@@ -402,6 +532,7 @@ impl Explorer {
             clean: 0,
             hb: Vec::new(),
             hb_ok: 0,
+            spare: Vec::new(),
             done: false,
             stats: Stats::default(),
             root: None,
@@ -541,7 +672,7 @@ impl Explorer {
                 return self.start_exec();
             }
             self.drop_given(li);
-            self.stack.pop();
+            self.shorten(li);
         }
     }
 
@@ -736,18 +867,24 @@ impl Explorer {
     /// are blocked on (needed for soundness when steps can block; may be empty if the
     /// program never blocks).  Returns the thread to run, or None when the execution
     /// must end here (nothing enabled, or the rest is redundant); then call `end`.
-    pub fn schedule(&mut self, enabled: Vec<Next>, blocked: Vec<Next>) -> Option<Tid> {
+    pub fn schedule(&mut self, mut enabled: Vec<Next>, mut blocked: Vec<Next>) -> Option<Tid> {
+        self.schedule_in(&mut enabled, &mut blocked)
+    }
+
+    /// `schedule`, with the steps taken out of `enabled` and `blocked`, which get
+    /// back vectors to reuse (at every scheduling point, allocating none).
+    pub fn schedule_in(&mut self, enabled: &mut Vec<Next>, blocked: &mut Vec<Next>) -> Option<Tid> {
         assert!(self.in_exec, "schedule() outside begin()/end()");
         if self.abandoned || self.sleep_blocked {
             // Kept for `end_here`.
-            self.keep(enabled, blocked);
+            self.keep_in(enabled, blocked);
             return None;
         }
         let k = self.pos;
         if k < self.stack.len() {
             let lvl = &mut self.stack[k];
-            lvl.enabled = enabled;
-            lvl.blocked = blocked;
+            std::mem::swap(&mut lvl.enabled, enabled);
+            std::mem::swap(&mut lvl.blocked, blocked);
             if let Some(ev) = &lvl.ev {
                 // Replay of the prefix.
                 let tid = ev.tid;
@@ -767,28 +904,28 @@ impl Explorer {
                 return self.pick_fresh(k);
             }
         } else {
-            let mut lvl = Level {
-                enabled,
-                blocked,
-                ..Level::default()
-            };
+            let mut lvl = self.spare.pop().unwrap_or_default();
+            std::mem::swap(&mut lvl.enabled, enabled);
+            std::mem::swap(&mut lvl.blocked, blocked);
             if let Some(parent) = self.stack.last_mut() {
                 let pev = parent.ev.as_ref().expect("parent executed");
                 let enabled = &lvl.enabled;
-                lvl.sleep = parent
-                    .sleep
-                    .iter()
-                    .filter(|(t, a, _)| {
-                        *t != pev.tid
-                            && !conflict(a, &pev.accesses)
-                            && enabled
-                                .iter()
-                                .find(|n| n.tid == *t)
-                                .is_none_or(|n| same_step(a, &n.accesses))
-                    })
-                    .cloned()
-                    .collect();
-                lvl.pending = std::mem::take(&mut parent.carry);
+                lvl.sleep.extend(
+                    parent
+                        .sleep
+                        .iter()
+                        .filter(|(t, a, _)| {
+                            *t != pev.tid
+                                && !conflict(a, &pev.accesses)
+                                && enabled
+                                    .iter()
+                                    .find(|n| n.tid == *t)
+                                    .is_none_or(|n| same_step(a, &n.accesses))
+                        })
+                        .cloned(),
+                );
+                // The child's tree is the parent's carry; the parent keeps the room.
+                std::mem::swap(&mut lvl.pending, &mut parent.carry);
                 lvl.dec = parent.dec + u32::from(parent.decision);
             }
             let none = lvl.enabled.is_empty();
@@ -1070,14 +1207,19 @@ impl Explorer {
     }
 
     /// Keeps the live threads' next steps at the current level.
-    fn keep(&mut self, enabled: Vec<Next>, blocked: Vec<Next>) {
+    fn keep(&mut self, mut enabled: Vec<Next>, mut blocked: Vec<Next>) {
+        self.keep_in(&mut enabled, &mut blocked);
+    }
+
+    fn keep_in(&mut self, enabled: &mut Vec<Next>, blocked: &mut Vec<Next>) {
         let n = self.pos;
         if self.stack.len() == n {
-            self.stack.push(Level::default());
+            let l = self.spare.pop().unwrap_or_default();
+            self.stack.push(l);
         }
         let t = &mut self.stack[n];
-        t.enabled = enabled;
-        t.blocked = blocked;
+        std::mem::swap(&mut t.enabled, enabled);
+        std::mem::swap(&mut t.blocked, blocked);
     }
 
     /// Ends the execution whose final steps `keep` holds: analyses it, and says whether
@@ -1089,7 +1231,7 @@ impl Explorer {
         let n = self.pos;
         // The stack keeps levels 0..=n, the last kept by `keep`; drop anything deeper
         // (a level the last execution reached and this one did not).
-        self.stack.truncate(n + 1);
+        self.shorten(n + 1);
         self.drop_given(n + 1);
         if self.abandoned || self.counted.is_none() {
             self.stats.abandoned += 1;
@@ -1115,6 +1257,17 @@ impl Explorer {
         }
     }
 
+    /// Cuts the stack to `len` levels, keeping the levels cut off, emptied, in `spare`.
+    fn shorten(&mut self, len: usize) {
+        while self.stack.len() > len {
+            let mut l = self.stack.pop().expect("longer than len");
+            l.empty();
+            if self.spare.len() < 4096 {
+                self.spare.push(l);
+            }
+        }
+    }
+
     /// Race detection on the current execution, inserting reversals into wakeup trees.
     /// Only races whose later event is new since the last analysed execution are
     /// looked for (`clean`): the others were found then, with the same events.
@@ -1135,27 +1288,43 @@ impl Explorer {
                 _ => stack[k].ev.as_ref().unwrap(),
             })
             .collect();
+        let sigs: Vec<u64> = evs.iter().map(|e| signature(&e.accesses)).collect();
+        let index = Index::new(&evs, &sigs, words);
+        let mut cand = vec![0u64; words];
         // Happens-before rows: reuse those of the unchanged prefix.
+        // Rows are kept allocated past the valid ones, for the next analysis.
+        let valid = self.hb_ok.min(n);
         let hb = &mut self.hb;
-        hb.truncate(self.hb_ok.min(n));
-        for row in hb.iter_mut() {
+        if hb.len() < n {
+            hb.resize_with(n, Vec::new);
+        }
+        for row in hb.iter_mut().take(n) {
             row.resize(words, 0);
         }
-        for j in hb.len()..n {
-            let mut p = vec![0u64; words];
-            for i in 0..j {
+        for j in valid..n {
+            let (hb, rest) = hb.split_at_mut(j);
+            let p = &mut rest[0];
+            p.fill(0);
+            if stopped && j + 1 == n {
                 // A stopping step disabled everything: dependent with all other steps.
-                let d = dependent(evs[i], evs[j]) || (stopped && j + 1 == n);
-                if d && !has(&p, i) {
+                index.all_before(j, &mut cand);
+            } else {
+                index.candidates(sigs[j], evs[j].tid, j, &mut cand);
+            }
+            for i in (0..j).rev() {
+                if cand[i / 64] >> (i % 64) & 1 == 0 || has(p, i) {
+                    continue;
+                }
+                let d = (stopped && j + 1 == n) || dependent_sig(evs[i], sigs[i], evs[j], sigs[j]);
+                if d {
                     p[i / 64] |= 1 << (i % 64);
-                    for w in 0..words {
-                        p[w] |= hb[i][w];
+                    for (x, y) in p.iter_mut().zip(&hb[i]) {
+                        *x |= y;
                     }
                 }
             }
-            hb.push(p);
         }
-        let pred = &*hb;
+        let pred = &self.hb[..n];
         let enabled_at = |k: usize, q: Tid| stack[k].enabled.iter().any(|x| x.tid == q);
         let blocked_at = |k: usize, q: Tid| stack[k].blocked.iter().any(|x| x.tid == q);
         // Targets: every event new since the last analysis, and every pending step of
@@ -1175,6 +1344,8 @@ impl Explorer {
             .map(|j| (evs[j], j, true))
             .chain(pending.iter().map(|e| (e, n, false)));
         let mut inserts: Vec<(usize, Vec<Event>)> = Vec::new();
+        let mut deps: Vec<usize> = Vec::new();
+        let mut u = vec![0u64; words];
         for (tgt, j, real) in targets {
             let q = tgt.tid;
             // The event that made q's step enabled (if it was observed blocked or absent).
@@ -1192,16 +1363,29 @@ impl Explorer {
                 None
             };
             // A runtime stop disables every pending step: treat it as dependent with them.
+            let st = signature(&tgt.accesses);
             let dep_t = |i: usize| {
-                dependent(evs[i], tgt) || (stopped && (i + 1 == n || (real && j + 1 == n)))
+                dependent_sig(evs[i], sigs[i], tgt, st)
+                    || (stopped && (i + 1 == n || (real && j + 1 == n)))
             };
-            let deps: Vec<usize> = (0..j).filter(|&i| dep_t(i)).collect();
-            let mut u = vec![0u64; words];
-            for &k in &deps {
-                for w in 0..words {
-                    u[w] |= pred[k][w];
+            if stopped && real && j + 1 == n {
+                index.all_before(j, &mut cand);
+            } else {
+                index.candidates(st, q, j, &mut cand);
+                if stopped && n > 0 && n - 1 < j {
+                    cand[(n - 1) / 64] |= 1 << ((n - 1) % 64);
                 }
             }
+            deps.clear();
+            deps.extend(ones(&cand).filter(|&i| dep_t(i)));
+            let deps = &deps;
+            u.fill(0);
+            for &k in deps {
+                for (x, y) in u.iter_mut().zip(&pred[k]) {
+                    *x |= y;
+                }
+            }
+            let u = &u;
             let notdep = |i: usize| -> Vec<Event> {
                 let mut v: Vec<Event> = (i + 1..j)
                     .filter(|&l| !has(&pred[l], i))
@@ -1257,8 +1441,8 @@ impl Explorer {
                     }
                 }
             }
-            for &i in &deps {
-                if evs[i].tid == q || has(&u, i) {
+            for &i in deps {
+                if evs[i].tid == q || has(u, i) {
                     continue; // same thread, or not a direct race
                 }
                 if q == CLOCK || evs[i].tid == CLOCK {

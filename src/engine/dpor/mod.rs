@@ -46,7 +46,7 @@ pub(crate) fn help(joined: &mut Vec<u64>) -> bool {
     split::help(joined) || steal::help(joined)
 }
 use std::cell::{Cell, RefCell};
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex};
 
 std::thread_local! {
@@ -58,27 +58,18 @@ std::thread_local! {
     static EXPLORER: RefCell<Option<Arc<Mutex<Explorer>>>> = const { RefCell::new(None) };
 }
 
-/// The runtime's view of the execution running on this thread.
+/// The runtime's view of the execution running on this thread. Goroutines are few:
+/// they are kept in a list searched in order, cleared (not freed) between executions.
 #[derive(Default)]
 struct Rt {
     /// The stable id of each shuttle task of this execution (by task number).
     tids: Vec<Option<Tid>>,
-    /// The shuttle task of each stable id met this execution.
-    tasks: BTreeMap<Tid, TaskId>,
-    /// Per stable id, this execution: children started, objects made.
-    children: HashMap<Tid, u32>,
-    made: HashMap<Tid, u32>,
-    /// What each goroutine's next step touches, as declared at its scheduling point.
-    /// A goroutine that blocked keeps its declaration: its retry, once woken, touches
-    /// what its attempt did.
-    next: BTreeMap<Tid, Accesses>,
-    /// Goroutines whose declared step has been taken: their next declaration starts
-    /// afresh.
-    taken: std::collections::BTreeSet<Tid>,
+    /// Each goroutine met this execution, in the order met.
+    gs: Vec<G>,
     /// Stable ids across executions: (parent, child number) to id and the bits of
     /// it the path takes (`child_id`); main is 0.
-    ids: HashMap<(Tid, u32), (Tid, u32)>,
-    bits: HashMap<Tid, u32>,
+    ids: BTreeMap<(Tid, u32), (Tid, u32)>,
+    bits: BTreeMap<Tid, u32>,
     /// Accesses the step being executed makes beyond its declaration (a goroutine it
     /// started).
     extra: Vec<(Obj, Access)>,
@@ -86,13 +77,34 @@ struct Rt {
     aborted: bool,
     /// Goroutines parked at the last scheduling point, in order (`wake`).
     parked: Vec<Tid>,
-    /// Goroutines woken with their operation done for them, whose next step (taking
-    /// its result) has not been taken yet (`wake`).
-    woken: std::collections::BTreeSet<Tid>,
-    /// Steps each goroutine has taken this execution (`wake_obj`).
-    steps: HashMap<Tid, u32>,
     /// The step being executed advanced the virtual clock (`clock_advanced`).
     clock: bool,
+    /// What the world said of each goroutine at this scheduling point (`look`).
+    looks: Vec<(TaskId, bool, super::Mode)>,
+    /// The enabled goroutines' next steps and the blocked ones' (`Dpor::picture`),
+    /// vectors the explorer swaps for ones it is done with.
+    enabled: Vec<Next>,
+    blocked: Vec<Next>,
+}
+
+/// One goroutine of the running execution.
+struct G {
+    tid: Tid,
+    task: TaskId,
+    /// Children started, objects made.
+    children: u32,
+    made: u32,
+    /// What its next step touches, as declared at its scheduling point; `None` once it
+    /// has returned. A goroutine that blocked keeps its declaration: its retry, once
+    /// woken, touches what its attempt did.
+    next: Option<Accesses>,
+    /// Its declared step has been taken: its next declaration starts afresh.
+    taken: bool,
+    /// Woken with its operation done for it, and the next step (taking its result)
+    /// not taken yet (`wake`).
+    woken: bool,
+    /// Steps taken this execution (`wake_obj`).
+    steps: u32,
 }
 
 impl Rt {
@@ -100,17 +112,21 @@ impl Rt {
         self.tids.get(usize::from(task)).copied().flatten()
     }
 
+    fn g(&mut self, t: Tid) -> Option<&mut G> {
+        self.gs.iter_mut().find(|g| g.tid == t)
+    }
+
     /// Names a task the first time it is seen: a child of the task running now.
     fn adopt(&mut self, task: TaskId, parent: Option<TaskId>) -> Tid {
         if let Some(t) = self.tid(task) {
             return t;
         }
-        let t = match parent.and_then(|p| self.tid(p)) {
-            None => 0,
+        let (t, next) = match parent.and_then(|p| self.tid(p)) {
+            None => (0, None),
             Some(p) => {
-                let k = self.children.entry(p).or_insert(0);
-                *k += 1;
-                let k = *k;
+                let g = self.g(p).expect("a parent met before its child");
+                g.children += 1;
+                let k = g.children;
                 let used = self.bits.get(&p).copied().unwrap_or(0);
                 let (t, bits) = *self.ids.entry((p, k)).or_insert_with(|| {
                     child_id(p, used, k).unwrap_or_else(|| {
@@ -120,11 +136,8 @@ impl Rt {
                 self.bits.insert(t, bits);
                 // The parent's step started it: the child's first step comes after.
                 self.extra.push((explorer::thread_obj(t), Access::Release));
-                self.next.insert(
-                    t,
-                    Accesses::from_slice(&[(explorer::thread_obj(t), Access::Acquire)]),
-                );
-                t
+                let first = Accesses::from_slice(&[(explorer::thread_obj(t), Access::Acquire)]);
+                (t, Some(first))
             }
         };
         let i = usize::from(task);
@@ -132,7 +145,16 @@ impl Rt {
             self.tids.resize(i + 1, None);
         }
         self.tids[i] = Some(t);
-        self.tasks.insert(t, task);
+        self.gs.push(G {
+            tid: t,
+            task,
+            children: 0,
+            made: 0,
+            next,
+            taken: false,
+            woken: false,
+            steps: 0,
+        });
         t
     }
 
@@ -141,7 +163,7 @@ impl Rt {
     }
 
     /// A step's declaration, its objects used as `mode` says.
-    fn step(&self, t: Tid, mode: super::Mode) -> Next {
+    fn step_of(g: &G, mode: super::Mode) -> Next {
         let how = match mode {
             super::Mode::Write | super::Mode::Local => Access::Write,
             super::Mode::Add => Access::Add,
@@ -149,10 +171,9 @@ impl Rt {
             super::Mode::Acquire => Access::Acquire,
             super::Mode::Release => Access::Release,
         };
-        let mut a: Accesses = self
+        let mut a: Accesses = g
             .next
-            .get(&t)
-            .into_iter()
+            .iter()
             .flatten()
             // A hand-off's taker touches none of what its wait named.
             .filter(|&&(_, k)| mode != super::Mode::Local || k != Access::Write)
@@ -160,8 +181,20 @@ impl Rt {
             .collect();
         a.sort_unstable();
         a.dedup();
-        Next::new(t, a)
+        Next::new(g.tid, a)
     }
+
+    /// What the world says of `task`'s next step (`look`), as asked at this point.
+    fn look(&self, task: TaskId) -> (bool, super::Mode) {
+        rt_look(&self.looks, task)
+    }
+}
+
+fn rt_look(looks: &[(TaskId, bool, super::Mode)], task: TaskId) -> (bool, super::Mode) {
+    looks
+        .iter()
+        .find(|l| l.0 == task)
+        .map_or((true, super::Mode::Write), |l| (l.1, l.2))
 }
 
 std::thread_local! {
@@ -198,31 +231,35 @@ fn child_id(parent: Tid, used: u32, k: u32) -> Option<(Tid, u32)> {
 /// edge a race reversal could move it before the step that woke it, a sequence no
 /// execution can follow (the explorer then expands the level fully, which is sound
 /// and costs executions that end with everyone asleep).
-fn wake(rt: &mut Rt, t: Tid, woke: &mut Accesses) -> bool {
-    if rt.parked.binary_search(&t).is_ok() && rt.woken.insert(t) {
-        woke.push((wake_obj(rt, t), Access::Wake));
+fn wake(parked: &[Tid], g: &mut G, woke: &mut Accesses) -> bool {
+    if parked.binary_search(&g.tid).is_ok() && !g.woken {
+        g.woken = true;
+        woke.push((wake_obj(g), Access::Wake));
     }
-    rt.woken.contains(&t)
+    g.woken
 }
 
 /// The object a goroutine's waker and its next step both name (`Access::Wake`): one per
 /// goroutine and wake-up, an id as objects' are. A wake-up is known by the steps the
 /// goroutine had taken (the same in every order of the others' steps): a later waker
 /// names another object, so it is not ordered against the step an earlier one woke.
-fn wake_obj(rt: &Rt, t: Tid) -> Obj {
-    let k = rt.steps.get(&t).copied().unwrap_or(0);
-    mix(t ^ mix(0x7761_6b65 ^ u64::from(k))) >> 1
+fn wake_obj(g: &G) -> Obj {
+    mix(g.tid ^ mix(0x7761_6b65 ^ u64::from(g.steps))) >> 1
 }
 
-/// Whether `task`'s next step can go on without a wait that is no event, and how it
-/// uses its objects.
-fn look(task: TaskId) -> (bool, super::Mode) {
+/// Asks the world, once per scheduling point, whether each goroutine's next step can
+/// go on without a wait that is no event, and how it uses its objects (`Rt::look`).
+fn look_all(rt: &mut Rt) {
+    rt.looks.clear();
     STEPS.with(|g| {
-        g.borrow()
-            .as_ref()
-            .and_then(|f| f(super::ThreadKey::Shuttle(task)))
-            .unwrap_or((true, super::Mode::Write))
-    })
+        if let Some(f) = g.borrow().as_ref() {
+            f(&mut |key, open, mode| {
+                if let super::ThreadKey::Shuttle(task) = key {
+                    rt.looks.push((task, open, mode));
+                }
+            });
+        }
+    });
 }
 
 /// Whether the running thread explores with `dpor`.
@@ -236,12 +273,13 @@ pub(crate) fn object() -> Obj {
         let mut rt = rt.borrow_mut();
         let me = Rt::running();
         let t = rt.adopt(me, None);
-        let k = rt.made.entry(t).or_insert(0);
-        *k += 1;
+        let g = rt.g(t).expect("adopted");
+        g.made += 1;
+        let k = g.made;
         // Equal ids are one object to the explorer; 64 bits of a mix make a clash of
         // two of a program's objects a chance of about n² in 2^64. The top bit is
         // goroutines' (`explorer::thread_obj`).
-        mix(t ^ mix(u64::from(*k))) >> 1
+        mix(t ^ mix(u64::from(k))) >> 1
     })
 }
 
@@ -290,8 +328,9 @@ pub(crate) fn declare(o: Obj, a: Access) {
         let mut rt = rt.borrow_mut();
         let me = Rt::running();
         let t = rt.adopt(me, None);
-        let fresh = rt.taken.remove(&t);
-        let next = rt.next.entry(t).or_default();
+        let g = rt.g(t).expect("adopted");
+        let fresh = std::mem::take(&mut g.taken);
+        let next = g.next.get_or_insert_default();
         if fresh {
             next.clear();
         }
@@ -315,10 +354,12 @@ pub(crate) fn also(o: Obj, a: Access) {
 pub(crate) fn finished() {
     RT.with(|rt| {
         let mut rt = rt.borrow_mut();
-        if let Some(t) = rt.tid(Rt::running()) {
-            rt.next.remove(&t);
-            rt.taken.remove(&t);
-            rt.woken.remove(&t);
+        if let Some(t) = rt.tid(Rt::running())
+            && let Some(g) = rt.g(t)
+        {
+            g.next = None;
+            g.taken = false;
+            g.woken = false;
         }
     });
 }
@@ -391,41 +432,44 @@ impl Dpor {
     ///
     /// Also returns what the step just taken did beyond its declaration: it woke the
     /// goroutines `wake` names.
-    fn picture(&self, runnable: &[&Task], rt: &mut Rt) -> (Vec<Next>, Vec<Next>, Accesses) {
-        let looks: Vec<(bool, super::Mode)> = runnable.iter().map(|t| look(t.id())).collect();
-        let none_open = !looks.iter().any(|l| l.0);
-        let mut enabled = Vec::new();
-        let mut held = Vec::new();
+    fn picture(&self, runnable: &[&Task], rt: &mut Rt) -> Accesses {
+        look_all(rt);
+        let none_open = !runnable.iter().any(|t| rt.look(t.id()).0);
         let mut woke = Accesses::new();
-        for (t, (open, mode)) in runnable.iter().zip(&looks) {
-            let Some(tid) = rt.tid(t.id()) else { continue };
-            let mut n = rt.step(tid, *mode);
-            if *mode == super::Mode::Local && wake(rt, tid, &mut woke) {
-                n.accesses.push((wake_obj(rt, tid), Access::Wake));
+        let Rt {
+            gs,
+            parked,
+            looks,
+            enabled,
+            blocked,
+            ..
+        } = &mut *rt;
+        enabled.clear();
+        blocked.clear();
+        for g in gs.iter_mut() {
+            let run = runnable.iter().any(|t| t.id() == g.task);
+            // Parked goroutines: their retry touches what their attempt did, unless
+            // the world says it touches nothing.
+            if !run && g.next.is_none() {
+                continue;
             }
-            if *open || none_open {
+            let (open, mode) = rt_look(looks, g.task);
+            let mut n = Rt::step_of(g, mode);
+            if run && mode == super::Mode::Local && wake(parked, g, &mut woke) {
+                n.accesses.push((wake_obj(g), Access::Wake));
+            }
+            if run && (open || none_open) {
                 enabled.push(n);
             } else {
-                held.push(n);
+                blocked.push(n);
             }
         }
         enabled.sort_by_key(|n| n.tid);
-        // Parked goroutines: their retry touches what their attempt did, unless the
-        // world says it touches nothing.
-        let mut blocked: Vec<Next> = rt
-            .tasks
-            .iter()
-            .filter(|(t, _)| {
-                !enabled.iter().chain(&held).any(|n| n.tid == **t) && rt.next.contains_key(t)
-            })
-            .map(|(&t, &task)| rt.step(t, look(task).1))
-            .collect();
-        blocked.extend(held);
         blocked.sort_by_key(|n| n.tid);
         // Reused: this runs at every scheduling point.
-        rt.parked.clear();
-        rt.parked.extend(blocked.iter().map(|n| n.tid));
-        (enabled, blocked, woke)
+        parked.clear();
+        parked.extend(blocked.iter().map(|n| n.tid));
+        woke
     }
 
     /// Ends the running execution for the explorer, once, by `end` (with what is left
@@ -457,13 +501,14 @@ impl Scheduler for Dpor {
         self.started = true;
         RT.with(|rt| {
             let mut rt = rt.borrow_mut();
-            let ids = std::mem::take(&mut rt.ids);
-            let bits = std::mem::take(&mut rt.bits);
-            *rt = Rt {
-                ids,
-                bits,
-                ..Rt::default()
-            };
+            // Cleared, not freed: the next execution fills them again.
+            rt.tids.clear();
+            rt.gs.clear();
+            rt.extra.clear();
+            rt.aborted = false;
+            rt.parked.clear();
+            rt.clock = false;
+            rt.looks.clear();
         });
         super::CUT.with(|c| c.set(false));
         super::BETWEEN.with(|b| b.set(false));
@@ -524,26 +569,28 @@ impl Scheduler for Dpor {
                 return Some(runnable[0].id());
             }
         }
-        let (enabled, blocked, woke) = RT.with(|rt| self.picture(runnable, &mut rt.borrow_mut()));
-        if !woke.is_empty() {
-            self.explorer().amend(&woke);
-        }
-        let next = self.explorer().schedule(enabled, blocked);
+        let next = RT.with(|rt| {
+            let rt = &mut *rt.borrow_mut();
+            let woke = self.picture(runnable, rt);
+            let mut x = self.explorer();
+            if !woke.is_empty() {
+                x.amend(&woke);
+            }
+            x.schedule_in(&mut rt.enabled, &mut rt.blocked)
+        });
         match next {
             Some(t) => {
-                let task = runnable
-                    .iter()
-                    .find(|x| RT.with(|rt| rt.borrow().tid(x.id())) == Some(t))
-                    .map(|x| x.id())
-                    .expect("the explorer chose an enabled goroutine");
-                self.running = Some(task);
                 // The step is taken: the next one declares afresh.
-                RT.with(|rt| {
+                let task = RT.with(|rt| {
                     let mut rt = rt.borrow_mut();
-                    rt.taken.insert(t);
-                    *rt.steps.entry(t).or_insert(0) += 1;
-                    rt.woken.remove(&t);
+                    let g = rt.g(t).expect("the explorer chose a goroutine met");
+                    g.taken = true;
+                    g.steps += 1;
+                    g.woken = false;
+                    g.task
                 });
+                debug_assert!(runnable.iter().any(|x| x.id() == task));
+                self.running = Some(task);
                 Some(task)
             }
             None => {
