@@ -168,6 +168,22 @@ impl Index {
         keep_below(out, j);
     }
 
+    /// The latest event of goroutine `tid` before `j`.
+    fn last(&self, tid: Tid, j: usize) -> Option<usize> {
+        let t = self.tids.iter().find(|t| t.0 == tid)?;
+        (0..self.words).rev().find_map(|w| {
+            let lo = w * 64;
+            let mut x = t.1[w];
+            if j <= lo {
+                return None;
+            }
+            if j < lo + 64 {
+                x &= (1u64 << (j - lo)) - 1;
+            }
+            (x != 0).then(|| lo + 63 - x.leading_zeros() as usize)
+        })
+    }
+
     /// Into `out`: every event before `j`.
     fn all_before(&self, j: usize, out: &mut [u64]) {
         out.fill(u64::MAX);
@@ -1311,15 +1327,24 @@ impl Explorer {
             } else {
                 index.candidates(sigs[j], evs[j].tid, j, &mut cand);
             }
-            for i in (0..j).rev() {
-                if cand[i / 64] >> (i % 64) & 1 == 0 || has(p, i) {
-                    continue;
-                }
-                let d = (stopped && j + 1 == n) || dependent_sig(evs[i], sigs[i], evs[j], sigs[j]);
-                if d {
-                    p[i / 64] |= 1 << (i % 64);
-                    for (x, y) in p.iter_mut().zip(&hb[i]) {
-                        *x |= y;
+            // Latest first: an event already ordered before one taken is skipped, its
+            // row being in that one's.
+            for w in (0..words).rev() {
+                loop {
+                    let x = cand[w] & !p[w];
+                    if x == 0 {
+                        break;
+                    }
+                    let b = 63 - x.leading_zeros() as usize;
+                    cand[w] &= !(1 << b);
+                    let i = w * 64 + b;
+                    let d =
+                        (stopped && j + 1 == n) || dependent_sig(evs[i], sigs[i], evs[j], sigs[j]);
+                    if d {
+                        p[w] |= 1 << b;
+                        for (x, y) in p.iter_mut().zip(&hb[i]) {
+                            *x |= y;
+                        }
                     }
                 }
             }
@@ -1344,7 +1369,7 @@ impl Explorer {
             .map(|j| (evs[j], j, true))
             .chain(pending.iter().map(|e| (e, n, false)));
         let mut inserts: Vec<(usize, Vec<Event>)> = Vec::new();
-        let mut deps: Vec<usize> = Vec::new();
+        let mut front: Vec<usize> = Vec::new();
         let mut u = vec![0u64; words];
         for (tgt, j, real) in targets {
             let q = tgt.tid;
@@ -1376,16 +1401,38 @@ impl Explorer {
                     cand[(n - 1) / 64] |= 1 << ((n - 1) % 64);
                 }
             }
-            deps.clear();
-            deps.extend(ones(&cand).filter(|&i| dep_t(i)));
-            let deps = &deps;
+            // Of the target's own goroutine's events, the latest stands for all: the
+            // others happen before it, and nothing below asks for them but through
+            // its row.
+            let last = index.last(q, j);
+            let is_dep = |i: usize| (evs[i].tid != q || Some(i) == last) && dep_t(i);
+            // The dependent events that happen before no other dependent one (`front`,
+            // in order), and `u`, what happens before any dependent one: latest first,
+            // an event in `u` already needs no test, its row being in `u` too.
+            front.clear();
             u.fill(0);
-            for &k in deps {
-                for (x, y) in u.iter_mut().zip(&pred[k]) {
-                    *x |= y;
+            for w in (0..words).rev() {
+                let mut x = cand[w];
+                while x != 0 {
+                    let b = 63 - x.leading_zeros() as usize;
+                    x &= !(1 << b);
+                    let i = w * 64 + b;
+                    if u[w] >> b & 1 == 1 || !is_dep(i) {
+                        continue;
+                    }
+                    front.push(i);
+                    for (x, y) in u.iter_mut().zip(&pred[i]) {
+                        *x |= y;
+                    }
                 }
             }
+            front.reverse();
             let u = &u;
+            // Every dependent event, for the rarer questions that need them all.
+            let all = std::cell::OnceCell::new();
+            let deps = || -> &Vec<usize> {
+                all.get_or_init(|| ones(&cand).filter(|&i| is_dep(i)).collect())
+            };
             let notdep = |i: usize| -> Vec<Event> {
                 let mut v: Vec<Event> = (i + 1..j)
                     .filter(|&l| !has(&pred[l], i))
@@ -1407,7 +1454,7 @@ impl Explorer {
                             continue;
                         }
                         if evs[d].tid != q
-                            && !deps.iter().any(|&k| k != d && k != i && has(&pred[k], d))
+                            && !deps().iter().any(|&k| k != d && k != i && has(&pred[k], d))
                         {
                             out.push((d, notdep(d)));
                         }
@@ -1429,7 +1476,7 @@ impl Explorer {
                         evs[d].tid != q && evs[d].accesses.contains(&(o, Access::Acquire))
                     });
                     if let Some(d) = holder
-                        && !deps.iter().any(|&k| {
+                        && !deps().iter().any(|&k| {
                             k != d
                                 && evs[k].tid != evs[d].tid
                                 && evs[k].tid != q
@@ -1441,7 +1488,7 @@ impl Explorer {
                     }
                 }
             }
-            for &i in deps {
+            for &i in &front {
                 if evs[i].tid == q || has(u, i) {
                     continue; // same thread, or not a direct race
                 }

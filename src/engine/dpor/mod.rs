@@ -162,8 +162,8 @@ impl Rt {
         shuttle_engine::runtime::execution::ExecutionState::me()
     }
 
-    /// A step's declaration, its objects used as `mode` says.
-    fn step_of(g: &G, mode: super::Mode) -> Next {
+    /// A step's declaration, its objects used as `mode` says, into `a` (empty).
+    fn step_into(g: &G, mode: super::Mode, a: &mut Accesses) {
         let how = match mode {
             super::Mode::Write | super::Mode::Local => Access::Write,
             super::Mode::Add => Access::Add,
@@ -171,17 +171,16 @@ impl Rt {
             super::Mode::Acquire => Access::Acquire,
             super::Mode::Release => Access::Release,
         };
-        let mut a: Accesses = g
-            .next
-            .iter()
-            .flatten()
+        for &(o, k) in g.next.iter().flatten() {
             // A hand-off's taker touches none of what its wait named.
-            .filter(|&&(_, k)| mode != super::Mode::Local || k != Access::Write)
-            .map(|&(o, k)| (o, if k == Access::Write { how } else { k }))
-            .collect();
-        a.sort_unstable();
-        a.dedup();
-        Next::new(g.tid, a)
+            if mode != super::Mode::Local || k != Access::Write {
+                a.push((o, if k == Access::Write { how } else { k }));
+            }
+        }
+        if a.len() > 1 {
+            a.sort_unstable();
+            a.dedup();
+        }
     }
 
     /// What the world says of `task`'s next step (`look`), as asked at this point.
@@ -454,14 +453,17 @@ impl Dpor {
                 continue;
             }
             let (open, mode) = rt_look(looks, g.task);
-            let mut n = Rt::step_of(g, mode);
-            if run && mode == super::Mode::Local && wake(parked, g, &mut woke) {
-                n.accesses.push((wake_obj(g), Access::Wake));
-            }
-            if run && (open || none_open) {
-                enabled.push(n);
+            // Built in place: a step is copied nowhere at a scheduling point.
+            let list = if run && (open || none_open) {
+                &mut *enabled
             } else {
-                blocked.push(n);
+                &mut *blocked
+            };
+            list.push(Next::new(g.tid, Accesses::new()));
+            let a = &mut list.last_mut().expect("pushed").accesses;
+            Rt::step_into(g, mode, a);
+            if run && mode == super::Mode::Local && wake(parked, g, &mut woke) {
+                a.push((wake_obj(g), Access::Wake));
             }
         }
         enabled.sort_by_key(|n| n.tid);
