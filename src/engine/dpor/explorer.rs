@@ -122,6 +122,8 @@ fn dependent_sig(a: &Event, sa: u64, b: &Event, sb: u64) -> bool {
 
 /// One execution's events by signature bit and by goroutine, as bit sets over their
 /// positions: the events that may be dependent with a step, without testing each.
+/// Kept by the explorer between analyses, for its room.
+#[derive(Default)]
 struct Index {
     words: usize,
     /// Per signature bit, the events whose signature has it (`words` words each).
@@ -131,24 +133,36 @@ struct Index {
 }
 
 impl Index {
-    fn new(evs: &[&Event], sigs: &[u64], words: usize) -> Index {
-        let mut bits = vec![0u64; 64 * words];
-        let mut tids: Vec<(Tid, Vec<u64>)> = Vec::new();
+    fn fill(&mut self, evs: &[&Event], sigs: &[u64], words: usize) {
+        let Index { bits, tids, .. } = self;
+        bits.clear();
+        bits.resize(64 * words, 0);
+        // Emptied, not dropped: a goroutine's set is reused by whoever comes at its place.
+        for t in tids.iter_mut() {
+            t.0 = Tid::MAX;
+            t.1.clear();
+            t.1.resize(words, 0);
+        }
+        let mut used = 0;
         for (i, (e, &sig)) in evs.iter().zip(sigs).enumerate() {
             let (w, b) = (i / 64, 1u64 << (i % 64));
             for k in ones(&[sig]) {
                 bits[k * words + w] |= b;
             }
-            match tids.iter_mut().find(|t| t.0 == e.tid) {
+            match tids[..used].iter_mut().find(|t| t.0 == e.tid) {
                 Some(t) => t.1[w] |= b,
                 None => {
-                    let mut v = vec![0u64; words];
-                    v[w] |= b;
-                    tids.push((e.tid, v));
+                    if used == tids.len() {
+                        tids.push((e.tid, vec![0u64; words]));
+                    }
+                    tids[used].0 = e.tid;
+                    tids[used].1[w] |= b;
+                    used += 1;
                 }
             }
         }
-        Index { words, bits, tids }
+        tids.truncate(used);
+        self.words = words;
     }
 
     /// Into `out`: the events before `j` that may be dependent with a step of `tid`
@@ -201,6 +215,30 @@ fn keep_below(set: &mut [u64], j: usize) {
             *x &= (1u64 << (j - lo)) - 1;
         }
     }
+}
+
+/// The positions of a bit set's ones below `j`, in decreasing order.
+fn ones_rev_below(set: &[u64], j: usize) -> impl Iterator<Item = usize> + '_ {
+    let top = j.div_ceil(64).min(set.len());
+    set[..top]
+        .iter()
+        .enumerate()
+        .rev()
+        .flat_map(move |(w, &x)| {
+            let lo = w * 64;
+            let mut x = if j < lo + 64 {
+                x & ((1u64 << (j - lo)) - 1)
+            } else {
+                x
+            };
+            std::iter::from_fn(move || {
+                (x != 0).then(|| {
+                    let b = 63 - x.leading_zeros() as usize;
+                    x &= !(1 << b);
+                    lo + b
+                })
+            })
+        })
 }
 
 /// The positions of a bit set's ones, in increasing order.
@@ -499,6 +537,8 @@ pub struct Explorer {
     hb_ok: usize,
     /// Levels cut off the stack, emptied, for new levels to reuse their vectors.
     spare: Vec<Level>,
+    /// `analyze`'s index of the execution's events, kept for its room.
+    index: Index,
     pub stats: Stats,
     /// This explorer explores the subtree of the branch taken at this level, and stops
     /// when that level would take its next branch (`Explorer::give`).
@@ -549,6 +589,7 @@ impl Explorer {
             hb: Vec::new(),
             hb_ok: 0,
             spare: Vec::new(),
+            index: Index::default(),
             done: false,
             stats: Stats::default(),
             root: None,
@@ -1305,7 +1346,8 @@ impl Explorer {
             })
             .collect();
         let sigs: Vec<u64> = evs.iter().map(|e| signature(&e.accesses)).collect();
-        let index = Index::new(&evs, &sigs, words);
+        let mut index = std::mem::take(&mut self.index);
+        index.fill(&evs, &sigs, words);
         let mut cand = vec![0u64; words];
         // Happens-before rows: reuse those of the unchanged prefix.
         // Rows are kept allocated past the valid ones, for the next analysis.
@@ -1446,7 +1488,9 @@ impl Explorer {
             // moved before d (d happens-before no other predecessor of it).
             let walk_back =
                 |i: usize, filter: &dyn Fn(&Event) -> bool, out: &mut Vec<(usize, Vec<Event>)>| {
-                    for d in (0..i).rev() {
+                    // The candidates hold every dependent event, and the clock's
+                    // advances (which touch everything).
+                    for d in ones_rev_below(&cand, i) {
                         if evs[d].tid == CLOCK {
                             break; // nothing moves across the clock's advance
                         }
@@ -1542,6 +1586,7 @@ impl Explorer {
         // point, which the last one may not reach.
         self.hb_ok = n.saturating_sub(1);
         self.clean = n.saturating_sub(1);
+        self.index = index;
         self.stats.races += inserts.len() as u64;
         for (lvl, v) in inserts {
             self.record(lvl, v);

@@ -69,7 +69,6 @@ struct Rt {
     /// Stable ids across executions: (parent, child number) to id and the bits of
     /// it the path takes (`child_id`); main is 0.
     ids: BTreeMap<(Tid, u32), (Tid, u32)>,
-    bits: BTreeMap<Tid, u32>,
     /// Accesses the step being executed makes beyond its declaration (a goroutine it
     /// started).
     extra: Vec<(Obj, Access)>,
@@ -91,6 +90,8 @@ struct Rt {
 struct G {
     tid: Tid,
     task: TaskId,
+    /// The bits its id's path takes (`child_id`).
+    bits: u32,
     /// Children started, objects made.
     children: u32,
     made: u32,
@@ -121,23 +122,22 @@ impl Rt {
         if let Some(t) = self.tid(task) {
             return t;
         }
-        let (t, next) = match parent.and_then(|p| self.tid(p)) {
-            None => (0, None),
+        let (t, bits, next) = match parent.and_then(|p| self.tid(p)) {
+            None => (0, 0, None),
             Some(p) => {
                 let g = self.g(p).expect("a parent met before its child");
                 g.children += 1;
                 let k = g.children;
-                let used = self.bits.get(&p).copied().unwrap_or(0);
+                let used = g.bits;
                 let (t, bits) = *self.ids.entry((p, k)).or_insert_with(|| {
                     child_id(p, used, k).unwrap_or_else(|| {
                         panic!("dpor names a goroutine by its path in the tree of goroutines that started it, in 63 bits, and this one's path is longer: nest fewer goroutines, or start fewer from one")
                     })
                 });
-                self.bits.insert(t, bits);
                 // The parent's step started it: the child's first step comes after.
                 self.extra.push((explorer::thread_obj(t), Access::Release));
                 let first = Accesses::from_slice(&[(explorer::thread_obj(t), Access::Acquire)]);
-                (t, Some(first))
+                (t, bits, Some(first))
             }
         };
         let i = usize::from(task);
@@ -148,6 +148,7 @@ impl Rt {
         self.gs.push(G {
             tid: t,
             task,
+            bits,
             children: 0,
             made: 0,
             next,
