@@ -185,24 +185,14 @@ impl Index {
     /// The latest event of goroutine `tid` before `j`.
     fn last(&self, tid: Tid, j: usize) -> Option<usize> {
         let t = self.tids.iter().find(|t| t.0 == tid)?;
-        (0..self.words).rev().find_map(|w| {
-            let lo = w * 64;
-            let mut x = t.1[w];
-            if j <= lo {
-                return None;
-            }
-            if j < lo + 64 {
-                x &= (1u64 << (j - lo)) - 1;
-            }
-            (x != 0).then(|| lo + 63 - x.leading_zeros() as usize)
-        })
+        ones_rev_below(&t.1, j).next()
     }
+}
 
-    /// Into `out`: every event before `j`.
-    fn all_before(&self, j: usize, out: &mut [u64]) {
-        out.fill(u64::MAX);
-        keep_below(out, j);
-    }
+/// Into `out`: every event before `j`.
+fn all_before(j: usize, out: &mut [u64]) {
+    out.fill(u64::MAX);
+    keep_below(out, j);
 }
 
 /// Clears the bits at `j` and above.
@@ -213,6 +203,24 @@ fn keep_below(set: &mut [u64], j: usize) {
             *x = 0;
         } else if j < lo + 64 {
             *x &= (1u64 << (j - lo)) - 1;
+        }
+    }
+}
+
+/// Visits the positions of `cand`'s ones that are not in `seen`, latest first, while
+/// `visit` adds to `seen` (positions below the one it is given): a whole word of what
+/// it added is skipped at once.
+fn latest_first(cand: &[u64], seen: &mut [u64], mut visit: impl FnMut(usize, &mut [u64])) {
+    for w in (0..cand.len()).rev() {
+        let mut x = cand[w];
+        loop {
+            x &= !seen[w];
+            if x == 0 {
+                break;
+            }
+            let b = 63 - x.leading_zeros() as usize;
+            x &= !(1 << b);
+            visit(w * 64 + b, seen);
         }
     }
 }
@@ -1365,31 +1373,20 @@ impl Explorer {
             p.fill(0);
             if stopped && j + 1 == n {
                 // A stopping step disabled everything: dependent with all other steps.
-                index.all_before(j, &mut cand);
+                all_before(j, &mut cand);
             } else {
                 index.candidates(sigs[j], evs[j].tid, j, &mut cand);
             }
-            // Latest first: an event already ordered before one taken is skipped, its
-            // row being in that one's.
-            for w in (0..words).rev() {
-                loop {
-                    let x = cand[w] & !p[w];
-                    if x == 0 {
-                        break;
-                    }
-                    let b = 63 - x.leading_zeros() as usize;
-                    cand[w] &= !(1 << b);
-                    let i = w * 64 + b;
-                    let d =
-                        (stopped && j + 1 == n) || dependent_sig(evs[i], sigs[i], evs[j], sigs[j]);
-                    if d {
-                        p[w] |= 1 << b;
-                        for (x, y) in p.iter_mut().zip(&hb[i]) {
-                            *x |= y;
-                        }
+            // An event already ordered before one taken is skipped: its row is in
+            // that one's.
+            latest_first(&cand, p, |i, p| {
+                if (stopped && j + 1 == n) || dependent_sig(evs[i], sigs[i], evs[j], sigs[j]) {
+                    p[i / 64] |= 1 << (i % 64);
+                    for (x, y) in p.iter_mut().zip(&hb[i]) {
+                        *x |= y;
                     }
                 }
-            }
+            });
         }
         let pred = &self.hb[..n];
         let enabled_at = |k: usize, q: Tid| stack[k].enabled.iter().any(|x| x.tid == q);
@@ -1436,7 +1433,7 @@ impl Explorer {
                     || (stopped && (i + 1 == n || (real && j + 1 == n)))
             };
             if stopped && real && j + 1 == n {
-                index.all_before(j, &mut cand);
+                all_before(j, &mut cand);
             } else {
                 index.candidates(st, q, j, &mut cand);
                 if stopped && n > 0 && n - 1 < j {
@@ -1453,21 +1450,14 @@ impl Explorer {
             // an event in `u` already needs no test, its row being in `u` too.
             front.clear();
             u.fill(0);
-            for w in (0..words).rev() {
-                let mut x = cand[w];
-                while x != 0 {
-                    let b = 63 - x.leading_zeros() as usize;
-                    x &= !(1 << b);
-                    let i = w * 64 + b;
-                    if u[w] >> b & 1 == 1 || !is_dep(i) {
-                        continue;
-                    }
+            latest_first(&cand, &mut u, |i, u| {
+                if is_dep(i) {
                     front.push(i);
                     for (x, y) in u.iter_mut().zip(&pred[i]) {
                         *x |= y;
                     }
                 }
-            }
+            });
             front.reverse();
             let u = &u;
             // Every dependent event, for the rarer questions that need them all.
@@ -1921,7 +1911,8 @@ mod tests {
     /// `analyze`'s shortcuts against the definitions they stand for, on random
     /// executions of up to 150 events (three words of bits): the candidates hold every
     /// dependent event before the step, `last` is the goroutine's latest event before
-    /// it, and the bit walks visit what they should, in order.
+    /// it, and the bit walks (`ones_rev_below`, `latest_first`) visit what they should,
+    /// in order.
     #[test]
     fn the_index_finds_every_dependent_event() {
         let mut rng = 0x5eed_u64;
@@ -1994,8 +1985,20 @@ mod tests {
                 let mut want = set.clone();
                 want.reverse();
                 assert_eq!(below, want, "round {round}: the walk down from {j}");
+                // Latest first: all of them while nothing is closed; only the first when
+                // it closes everything below it.
+                let mut seen = vec![0u64; words];
+                let mut met = Vec::new();
+                latest_first(&cand, &mut seen, |i, _| met.push(i));
+                assert_eq!(met, want, "round {round}: latest first from {j}");
+                met.clear();
+                latest_first(&cand, &mut seen, |i, seen| {
+                    met.push(i);
+                    all_before(i, seen);
+                });
+                assert_eq!(met, want.first().copied().into_iter().collect::<Vec<_>>());
                 let mut all = vec![0u64; words];
-                index.all_before(j, &mut all);
+                all_before(j, &mut all);
                 assert_eq!(ones(&all).collect::<Vec<_>>(), (0..j).collect::<Vec<_>>());
             }
         }

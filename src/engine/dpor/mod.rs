@@ -163,8 +163,36 @@ impl Rt {
         shuttle_engine::runtime::execution::ExecutionState::me()
     }
 
-    /// A step's declaration, its objects used as `mode` says, into `a` (empty).
-    fn step_into(g: &G, mode: super::Mode, a: &mut Accesses) {
+    /// Empties every vector for the next execution, keeping its room, and `ids`, which
+    /// holds across executions.
+    fn reset(&mut self) {
+        let Rt {
+            tids,
+            gs,
+            ids: _,
+            extra,
+            aborted,
+            parked,
+            clock,
+            looks,
+            enabled,
+            blocked,
+        } = self;
+        tids.clear();
+        gs.clear();
+        extra.clear();
+        *aborted = false;
+        parked.clear();
+        *clock = false;
+        looks.clear();
+        enabled.clear();
+        blocked.clear();
+    }
+}
+
+impl G {
+    /// Its step's declaration, its objects used as `mode` says, into `a` (empty).
+    fn step_into(&self, mode: super::Mode, a: &mut Accesses) {
         let how = match mode {
             super::Mode::Write | super::Mode::Local => Access::Write,
             super::Mode::Add => Access::Add,
@@ -172,7 +200,7 @@ impl Rt {
             super::Mode::Acquire => Access::Acquire,
             super::Mode::Release => Access::Release,
         };
-        for &(o, k) in g.next.iter().flatten() {
+        for &(o, k) in self.next.iter().flatten() {
             // A hand-off's taker touches none of what its wait named.
             if mode != super::Mode::Local || k != Access::Write {
                 a.push((o, if k == Access::Write { how } else { k }));
@@ -183,13 +211,9 @@ impl Rt {
             a.dedup();
         }
     }
-
-    /// What the world says of `task`'s next step (`look`), as asked at this point.
-    fn look(&self, task: TaskId) -> (bool, super::Mode) {
-        rt_look(&self.looks, task)
-    }
 }
 
+/// What the world said of `task`'s next step at this scheduling point (`look_all`).
 fn rt_look(looks: &[(TaskId, bool, super::Mode)], task: TaskId) -> (bool, super::Mode) {
     looks
         .iter()
@@ -434,7 +458,7 @@ impl Dpor {
     /// goroutines `wake` names.
     fn picture(&self, runnable: &[&Task], rt: &mut Rt) -> Accesses {
         look_all(rt);
-        let none_open = !runnable.iter().any(|t| rt.look(t.id()).0);
+        let none_open = !runnable.iter().any(|t| rt_look(&rt.looks, t.id()).0);
         let mut woke = Accesses::new();
         let Rt {
             gs,
@@ -462,7 +486,7 @@ impl Dpor {
             };
             list.push(Next::new(g.tid, Accesses::new()));
             let a = &mut list.last_mut().expect("pushed").accesses;
-            Rt::step_into(g, mode, a);
+            g.step_into(mode, a);
             if run && mode == super::Mode::Local && wake(parked, g, &mut woke) {
                 a.push((wake_obj(g), Access::Wake));
             }
@@ -503,15 +527,8 @@ impl Scheduler for Dpor {
         }
         self.started = true;
         RT.with(|rt| {
-            let mut rt = rt.borrow_mut();
             // Cleared, not freed: the next execution fills them again.
-            rt.tids.clear();
-            rt.gs.clear();
-            rt.extra.clear();
-            rt.aborted = false;
-            rt.parked.clear();
-            rt.clock = false;
-            rt.looks.clear();
+            rt.borrow_mut().reset();
         });
         super::CUT.with(|c| c.set(false));
         super::BETWEEN.with(|b| b.set(false));
