@@ -62,8 +62,8 @@ std::thread_local! {
 /// they are kept in a list searched in order, cleared (not freed) between executions.
 #[derive(Default)]
 struct Rt {
-    /// The stable id of each shuttle task of this execution (by task number).
-    tids: Vec<Option<Tid>>,
+    /// Each shuttle task's place in `gs` plus one, by task number (0: not met).
+    slots: Vec<u32>,
     /// Each goroutine met this execution, in the order met.
     gs: Vec<G>,
     /// Stable ids across executions: (parent, child number) to id and the bits of
@@ -78,8 +78,6 @@ struct Rt {
     parked: Vec<Tid>,
     /// The step being executed advanced the virtual clock (`clock_advanced`).
     clock: bool,
-    /// What the world said of each goroutine at this scheduling point (`look`).
-    looks: Vec<(TaskId, bool, super::Mode)>,
     /// The enabled goroutines' next steps and the blocked ones' (`Dpor::picture`),
     /// vectors the explorer swaps for ones it is done with.
     enabled: Vec<Next>,
@@ -106,11 +104,20 @@ struct G {
     woken: bool,
     /// Steps taken this execution (`wake_obj`).
     steps: u32,
+    /// At the scheduling point being decided: runnable, and what the world says of
+    /// its next step (`look_all`).
+    run: bool,
+    open: bool,
+    mode: super::Mode,
 }
 
 impl Rt {
-    fn tid(&self, task: TaskId) -> Option<Tid> {
-        self.tids.get(usize::from(task)).copied().flatten()
+    /// The task's place in `gs`, if it has been met.
+    fn at(&self, task: TaskId) -> Option<usize> {
+        match self.slots.get(usize::from(task)) {
+            Some(&s) if s > 0 => Some(s as usize - 1),
+            _ => None,
+        }
     }
 
     fn g(&mut self, t: Tid) -> Option<&mut G> {
@@ -118,14 +125,16 @@ impl Rt {
     }
 
     /// Names a task the first time it is seen: a child of the task running now.
-    fn adopt(&mut self, task: TaskId, parent: Option<TaskId>) -> Tid {
-        if let Some(t) = self.tid(task) {
-            return t;
+    /// Returns its place in `gs`.
+    fn adopt(&mut self, task: TaskId, parent: Option<TaskId>) -> usize {
+        if let Some(i) = self.at(task) {
+            return i;
         }
-        let (t, bits, next) = match parent.and_then(|p| self.tid(p)) {
+        let (t, bits, next) = match parent.and_then(|p| self.at(p)) {
             None => (0, 0, None),
-            Some(p) => {
-                let g = self.g(p).expect("a parent met before its child");
+            Some(pi) => {
+                let g = &mut self.gs[pi];
+                let p = g.tid;
                 g.children += 1;
                 let k = g.children;
                 let used = g.bits;
@@ -141,10 +150,10 @@ impl Rt {
             }
         };
         let i = usize::from(task);
-        if self.tids.len() <= i {
-            self.tids.resize(i + 1, None);
+        if self.slots.len() <= i {
+            self.slots.resize(i + 1, 0);
         }
-        self.tids[i] = Some(t);
+        self.slots[i] = u32::try_from(self.gs.len() + 1).expect("tasks fit in u32");
         self.gs.push(G {
             tid: t,
             task,
@@ -155,8 +164,11 @@ impl Rt {
             taken: false,
             woken: false,
             steps: 0,
+            run: false,
+            open: true,
+            mode: super::Mode::Write,
         });
-        t
+        self.gs.len() - 1
     }
 
     fn running() -> TaskId {
@@ -167,24 +179,22 @@ impl Rt {
     /// holds across executions.
     fn reset(&mut self) {
         let Rt {
-            tids,
+            slots,
             gs,
             ids: _,
             extra,
             aborted,
             parked,
             clock,
-            looks,
             enabled,
             blocked,
         } = self;
-        tids.clear();
+        slots.clear();
         gs.clear();
         extra.clear();
         *aborted = false;
         parked.clear();
         *clock = false;
-        looks.clear();
         enabled.clear();
         blocked.clear();
     }
@@ -200,7 +210,8 @@ impl G {
             super::Mode::Acquire => Access::Acquire,
             super::Mode::Release => Access::Release,
         };
-        for &(o, k) in self.next.iter().flatten() {
+        let Some(next) = &self.next else { return };
+        for &(o, k) in next.as_slice() {
             // A hand-off's taker touches none of what its wait named.
             if mode != super::Mode::Local || k != Access::Write {
                 a.push((o, if k == Access::Write { how } else { k }));
@@ -211,14 +222,6 @@ impl G {
             a.dedup();
         }
     }
-}
-
-/// What the world said of `task`'s next step at this scheduling point (`look_all`).
-fn rt_look(looks: &[(TaskId, bool, super::Mode)], task: TaskId) -> (bool, super::Mode) {
-    looks
-        .iter()
-        .find(|l| l.0 == task)
-        .map_or((true, super::Mode::Write), |l| (l.1, l.2))
 }
 
 std::thread_local! {
@@ -272,14 +275,22 @@ fn wake_obj(g: &G) -> Obj {
 }
 
 /// Asks the world, once per scheduling point, whether each goroutine's next step can
-/// go on without a wait that is no event, and how it uses its objects (`Rt::look`).
+/// go on without a wait that is no event, and how it uses its objects (`G::open`,
+/// `G::mode`); of a goroutine the world does not say, a step that may write.
 fn look_all(rt: &mut Rt) {
-    rt.looks.clear();
-    STEPS.with(|g| {
-        if let Some(f) = g.borrow().as_ref() {
+    for g in &mut rt.gs {
+        g.open = true;
+        g.mode = super::Mode::Write;
+    }
+    STEPS.with(|f| {
+        if let Some(f) = f.borrow().as_ref() {
             f(&mut |key, open, mode| {
-                if let super::ThreadKey::Shuttle(task) = key {
-                    rt.looks.push((task, open, mode));
+                if let super::ThreadKey::Shuttle(task) = key
+                    && let Some(i) = rt.at(task)
+                {
+                    let g = &mut rt.gs[i];
+                    g.open = open;
+                    g.mode = mode;
                 }
             });
         }
@@ -296,10 +307,10 @@ pub(crate) fn object() -> Obj {
     RT.with(|rt| {
         let mut rt = rt.borrow_mut();
         let me = Rt::running();
-        let t = rt.adopt(me, None);
-        let g = rt.g(t).expect("adopted");
+        let i = rt.adopt(me, None);
+        let g = &mut rt.gs[i];
         g.made += 1;
-        let k = g.made;
+        let (t, k) = (g.tid, g.made);
         // Equal ids are one object to the explorer; 64 bits of a mix make a clash of
         // two of a program's objects a chance of about n² in 2^64. The top bit is
         // goroutines' (`explorer::thread_obj`).
@@ -351,8 +362,8 @@ pub(crate) fn declare(o: Obj, a: Access) {
     RT.with(|rt| {
         let mut rt = rt.borrow_mut();
         let me = Rt::running();
-        let t = rt.adopt(me, None);
-        let g = rt.g(t).expect("adopted");
+        let i = rt.adopt(me, None);
+        let g = &mut rt.gs[i];
         let fresh = std::mem::take(&mut g.taken);
         let next = g.next.get_or_insert_default();
         if fresh {
@@ -378,9 +389,8 @@ pub(crate) fn also(o: Obj, a: Access) {
 pub(crate) fn finished() {
     RT.with(|rt| {
         let mut rt = rt.borrow_mut();
-        if let Some(t) = rt.tid(Rt::running())
-            && let Some(g) = rt.g(t)
-        {
+        if let Some(i) = rt.at(Rt::running()) {
+            let g = &mut rt.gs[i];
             g.next = None;
             g.taken = false;
             g.woken = false;
@@ -456,14 +466,14 @@ impl Dpor {
     ///
     /// Also returns what the step just taken did beyond its declaration: it woke the
     /// goroutines `wake` names.
-    fn picture(&self, runnable: &[&Task], rt: &mut Rt) -> Accesses {
+    /// The runnable goroutines are those `G::run` marks.
+    fn picture(&self, rt: &mut Rt) -> Accesses {
         look_all(rt);
-        let none_open = !runnable.iter().any(|t| rt_look(&rt.looks, t.id()).0);
+        let none_open = !rt.gs.iter().any(|g| g.run && g.open);
         let mut woke = Accesses::new();
         let Rt {
             gs,
             parked,
-            looks,
             enabled,
             blocked,
             ..
@@ -471,13 +481,12 @@ impl Dpor {
         enabled.clear();
         blocked.clear();
         for g in gs.iter_mut() {
-            let run = runnable.iter().any(|t| t.id() == g.task);
+            let (run, open, mode) = (g.run, g.open, g.mode);
             // Parked goroutines: their retry touches what their attempt did, unless
             // the world says it touches nothing.
             if !run && g.next.is_none() {
                 continue;
             }
-            let (open, mode) = rt_look(looks, g.task);
             // Built in place: a step is copied nowhere at a scheduling point.
             let list = if run && (open || none_open) {
                 &mut *enabled
@@ -549,12 +558,19 @@ impl Scheduler for Dpor {
         let between = super::BETWEEN.with(|b| b.replace(false));
         RT.with(|rt| {
             let mut rt = rt.borrow_mut();
-            for t in runnable {
-                rt.adopt(t.id(), current);
+            for g in &mut rt.gs {
+                g.run = false;
             }
-            let extra = std::mem::take(&mut rt.extra);
-            if !extra.is_empty() && !self.over {
-                self.explorer().amend(&extra);
+            for t in runnable {
+                let i = rt.adopt(t.id(), current);
+                rt.gs[i].run = true;
+            }
+            // Cleared, not taken: its room serves the next step.
+            if !rt.extra.is_empty() {
+                if !self.over {
+                    self.explorer().amend(&rt.extra);
+                }
+                rt.extra.clear();
             }
         });
         if self.over {
@@ -591,7 +607,7 @@ impl Scheduler for Dpor {
         }
         let next = RT.with(|rt| {
             let rt = &mut *rt.borrow_mut();
-            let woke = self.picture(runnable, rt);
+            let woke = self.picture(rt);
             let mut x = self.explorer();
             if !woke.is_empty() {
                 x.amend(&woke);
