@@ -139,6 +139,7 @@ impl Engine {
         match self {
             Engine::Loom { .. } => Some(Kind::Loom),
             Engine::Turmoil(_) => None,
+            Engine::Dpor => Some(Kind::Dpor),
             _ => Some(Kind::Shuttle),
         }
     }
@@ -217,6 +218,8 @@ pub(crate) const TURMOIL_THREADS: &str =
 pub(crate) enum Kind {
     Loom,
     Shuttle,
+    /// `dpor`'s own runtime (`dpor::tasks`).
+    Dpor,
 }
 
 /// One engine-visible object. Touching it is a scheduling point that conflicts with
@@ -238,7 +241,7 @@ impl Point {
     pub(crate) fn new(kind: Kind) -> Point {
         match kind {
             Kind::Loom => Point::Loom(loom::point::Point::new()),
-            Kind::Shuttle if dpor::active() => Point::Dpor(dpor::object()),
+            Kind::Dpor => Point::Dpor(dpor::object()),
             Kind::Shuttle => Point::Shuttle,
         }
     }
@@ -269,7 +272,7 @@ impl Point {
             Point::Shuttle => switch_between(),
             Point::Dpor(o) => {
                 dpor::declare(*o, dpor::Access::Write);
-                switch_between();
+                dpor::switch(true);
             }
         }
     }
@@ -281,7 +284,7 @@ impl Point {
 /// first did, and be cut as explored); random and PCT keep a switch per point, as their
 /// seeds' schedules always had.
 pub(crate) fn touch<'a>(kind: Kind, points: impl Iterator<Item = &'a Point>) {
-    if kind == Kind::Shuttle && (dpor::active() || STATEFUL.with(|s| s.get())) {
+    if kind == Kind::Dpor {
         let mut any = false;
         for p in points {
             if let Point::Dpor(o) = p {
@@ -290,6 +293,12 @@ pub(crate) fn touch<'a>(kind: Kind, points: impl Iterator<Item = &'a Point>) {
             any = true;
         }
         if any {
+            dpor::switch(true);
+        }
+        return;
+    }
+    if kind == Kind::Shuttle && STATEFUL.with(|s| s.get()) {
+        if points.count() > 0 {
             switch_between();
         }
         return;
@@ -303,7 +312,7 @@ pub(crate) fn touch<'a>(kind: Kind, points: impl Iterator<Item = &'a Point>) {
 /// (a poll that found nothing changed since its last round): an engine that reduces
 /// must order it against every other step.
 pub(crate) fn observed_all(kind: Kind) {
-    if kind == Kind::Shuttle && dpor::active() {
+    if kind == Kind::Dpor {
         dpor::observed_all();
     }
 }
@@ -330,7 +339,7 @@ pub(crate) fn aborted() {
 /// Whether the engine cuts executions short (`redundant`): loom's sleep sets, the
 /// stateful search's visited states, dpor's redundant branches.
 pub(crate) fn cuts(kind: Kind) -> bool {
-    kind == Kind::Loom || STATEFUL.with(|s| s.get()) || dpor::active()
+    kind == Kind::Loom || kind == Kind::Dpor || STATEFUL.with(|s| s.get())
 }
 
 std::thread_local! {
@@ -345,6 +354,7 @@ std::thread_local! {
 pub(crate) fn choose(kind: Kind, n: usize) -> usize {
     match kind {
         Kind::Loom => loom::choose(n),
+        Kind::Dpor => dpor::choose(n),
         Kind::Shuttle => {
             use shuttle::rand::RngCore;
             ARITY.with(|a| a.set(n));
@@ -374,7 +384,7 @@ std::thread_local! {
 
 /// shuttle's scheduling point, at a state between two steps.
 fn switch_between() {
-    if STATEFUL.with(|s| s.get()) || dpor::active() {
+    if STATEFUL.with(|s| s.get()) {
         BETWEEN.with(|b| b.set(true));
     }
     ::shuttle_engine::runtime::thread::switch();
@@ -384,7 +394,7 @@ fn switch_between() {
 /// them to the step: loom's points of objects selected together are one already
 /// (`loom_engine::groups`), and shuttle's schedulers see no objects.
 pub(crate) fn also_touched<'a>(kind: Kind, points: impl Iterator<Item = &'a Point>) {
-    if kind == Kind::Shuttle && dpor::active() {
+    if kind == Kind::Dpor {
         for p in points {
             if let Point::Dpor(o) = p {
                 dpor::also(*o, dpor::Access::Write);
@@ -417,7 +427,7 @@ pub(crate) fn retry_touches(kind: Kind) -> bool {
 /// Whether a census's clean executions give their last state's fingerprint: under
 /// shuttle, whose exhaustive DFS is what the stateful search must reach.
 pub(crate) fn census_prints(kind: Kind) -> bool {
-    kind == Kind::Shuttle
+    kind != Kind::Loom
 }
 
 /// Whether the engine running `kind` wants the world's state fingerprints.
@@ -460,7 +470,7 @@ pub(crate) type Steps = Box<dyn Fn(&mut dyn FnMut(ThreadKey, bool, Mode))>;
 
 /// Installs the running execution's `Steps`. Only `dpor` asks.
 pub(crate) fn show_steps(kind: Kind, f: Steps) {
-    if kind == Kind::Shuttle && dpor::active() {
+    if kind == Kind::Dpor {
         dpor::show_steps(f);
     }
 }
@@ -476,7 +486,7 @@ fn state() -> Option<u128> {
 pub(crate) fn redundant(kind: Kind) -> bool {
     match kind {
         Kind::Loom => loom::redundant(),
-        Kind::Shuttle => CUT.with(|c| c.get()),
+        Kind::Shuttle | Kind::Dpor => CUT.with(|c| c.get()),
     }
 }
 
@@ -500,6 +510,7 @@ pub(crate) fn arity() -> usize {
 pub(crate) enum Thread {
     Loom(loom::thread::Thread),
     Shuttle(std::sync::Arc<Parker>),
+    Dpor(usize),
 }
 
 impl Thread {
@@ -507,6 +518,7 @@ impl Thread {
         match self {
             Thread::Loom(t) => t.unpark(),
             Thread::Shuttle(p) => p.unpark(),
+            Thread::Dpor(t) => dpor::unpark(*t),
         }
     }
 
@@ -516,6 +528,7 @@ impl Thread {
         match self {
             Thread::Loom(_) => loom::thread::park(),
             Thread::Shuttle(p) => p.park(),
+            Thread::Dpor(_) => dpor::park(),
         }
     }
 }
@@ -560,6 +573,7 @@ impl Parker {
 pub(crate) enum ThreadKey {
     Loom(loom::thread::ThreadId),
     Shuttle(::shuttle_engine::runtime::task::TaskId),
+    Dpor(usize),
 }
 
 pub(crate) fn key(kind: Kind) -> ThreadKey {
@@ -568,6 +582,7 @@ pub(crate) fn key(kind: Kind) -> ThreadKey {
         Kind::Shuttle => {
             ThreadKey::Shuttle(::shuttle_engine::runtime::execution::ExecutionState::me())
         }
+        Kind::Dpor => ThreadKey::Dpor(dpor::current()),
     }
 }
 
@@ -590,12 +605,17 @@ pub(crate) fn register(kind: Kind) -> (ThreadKey, Thread) {
                 Thread::Shuttle(std::sync::Arc::new(p)),
             )
         }
+        Kind::Dpor => {
+            let t = dpor::current();
+            (ThreadKey::Dpor(t), Thread::Dpor(t))
+        }
     }
 }
 
 pub(crate) enum Join {
     Loom(loom::thread::JoinHandle<()>),
     Shuttle(shuttle::thread::JoinHandle<()>),
+    Dpor(usize),
 }
 
 impl Join {
@@ -605,6 +625,10 @@ impl Join {
         let _ = match self {
             Join::Loom(h) => h.join(),
             Join::Shuttle(h) => h.join(),
+            Join::Dpor(t) => {
+                dpor::join(t);
+                Ok(())
+            }
         };
     }
 }
@@ -612,10 +636,7 @@ impl Join {
 pub(crate) fn spawn(kind: Kind, f: impl FnOnce() + Send + 'static) -> Join {
     match kind {
         Kind::Loom => Join::Loom(loom::thread::spawn(f)),
-        Kind::Shuttle if dpor::active() => Join::Shuttle(shuttle::thread::spawn(move || {
-            f();
-            dpor::finished();
-        })),
+        Kind::Dpor => Join::Dpor(dpor::spawn(Box::new(f))),
         Kind::Shuttle => Join::Shuttle(shuttle::thread::spawn(f)),
     }
 }

@@ -1,7 +1,7 @@
 //! `dpor`: stalemate's own exhaustive engine, optimal dynamic partial-order reduction
 //! (source sets and wakeup trees: Abdulla, Aronis, Jonsson and Sagonas, "Source Sets: A
 //! Foundation for Optimal Dynamic Partial Order Reduction", JACM 2017) over the world's
-//! Go operations, on shuttle's runtime.
+//! Go operations, on a runtime of its own (`tasks`).
 //!
 //! `explorer` is the algorithm: a scheduler oracle that knows nothing of Go. This file
 //! is its runtime side. An event is one step of one goroutine, from a scheduling point
@@ -17,11 +17,12 @@
 mod explorer;
 mod split;
 mod steal;
+mod tasks;
 
 pub(crate) use explorer::Access;
 use explorer::Accesses;
 use explorer::{Explorer, Next, Obj, Tid};
-use shuttle::scheduler::{Schedule, Scheduler, Task, TaskId};
+pub(crate) use tasks::{choose, current, join, park, spawn, switch, unpark};
 
 /// Explores part `part` of the model's tree on `jobs` threads: the whole tree without
 /// a cut by giving subtrees to idle threads (`steal`: threads with nothing else to do
@@ -50,21 +51,20 @@ use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex};
 
 std::thread_local! {
-    /// A `dpor` exploration runs on this thread: shuttle runs an execution's every task
-    /// on the thread that runs its scheduler.
+    /// A `dpor` exploration runs on this thread (`tasks`: every goroutine of an
+    /// execution runs on the thread that explores).
     static ACTIVE: Cell<bool> = const { Cell::new(false) };
     static RT: RefCell<Rt> = RefCell::new(Rt::default());
     /// The explorer of the exploration running on this thread.
     static EXPLORER: RefCell<Option<Arc<Mutex<Explorer>>>> = const { RefCell::new(None) };
 }
 
-/// The runtime's view of the execution running on this thread. Goroutines are few:
-/// they are kept in a list searched in order, cleared (not freed) between executions.
+/// The execution running on this thread. Goroutines are few: they are kept in a list,
+/// cleared (not freed) between executions.
 #[derive(Default)]
 struct Rt {
-    /// Each shuttle task's place in `gs` plus one, by task number (0: not met).
-    slots: Vec<u32>,
-    /// Each goroutine met this execution, in the order met.
+    /// Each goroutine of this execution, in the order started (main first): a
+    /// goroutine is known by its place here (`tasks`).
     gs: Vec<G>,
     /// Stable ids across executions: (parent, child number) to id and the bits of
     /// it the path takes (`child_id`); main is 0.
@@ -87,7 +87,6 @@ struct Rt {
 /// One goroutine of the running execution.
 struct G {
     tid: Tid,
-    task: TaskId,
     /// The bits its id's path takes (`child_id`).
     bits: u32,
     /// Children started, objects made.
@@ -104,33 +103,26 @@ struct G {
     woken: bool,
     /// Steps taken this execution (`wake_obj`).
     steps: u32,
-    /// At the scheduling point being decided: runnable, and what the world says of
-    /// its next step (`look_all`).
+    /// Runnable: neither blocked (`tasks::park`, `tasks::join`) nor returned.
     run: bool,
+    /// Returned.
+    done: bool,
+    /// Unparks not yet consumed by a park; parked waiting for one.
+    tokens: u32,
+    waiting: bool,
+    /// The goroutine waiting for this one to return (`tasks::join`).
+    joiner: Option<usize>,
+    /// What the world says of its next step at the scheduling point being decided
+    /// (`look_all`).
     open: bool,
     mode: super::Mode,
 }
 
 impl Rt {
-    /// The task's place in `gs`, if it has been met.
-    fn at(&self, task: TaskId) -> Option<usize> {
-        match self.slots.get(usize::from(task)) {
-            Some(&s) if s > 0 => Some(s as usize - 1),
-            _ => None,
-        }
-    }
-
-    fn g(&mut self, t: Tid) -> Option<&mut G> {
-        self.gs.iter_mut().find(|g| g.tid == t)
-    }
-
-    /// Names a task the first time it is seen: a child of the task running now.
-    /// Returns its place in `gs`.
-    fn adopt(&mut self, task: TaskId, parent: Option<TaskId>) -> usize {
-        if let Some(i) = self.at(task) {
-            return i;
-        }
-        let (t, bits, next) = match parent.and_then(|p| self.at(p)) {
+    /// A goroutine started by the one at `parent` (main if `None`): its id, and its
+    /// place in `gs`.
+    fn start(&mut self, parent: Option<usize>) -> usize {
+        let (t, bits, next) = match parent {
             None => (0, 0, None),
             Some(pi) => {
                 let g = &mut self.gs[pi];
@@ -149,14 +141,8 @@ impl Rt {
                 (t, bits, Some(first))
             }
         };
-        let i = usize::from(task);
-        if self.slots.len() <= i {
-            self.slots.resize(i + 1, 0);
-        }
-        self.slots[i] = u32::try_from(self.gs.len() + 1).expect("tasks fit in u32");
         self.gs.push(G {
             tid: t,
-            task,
             bits,
             children: 0,
             made: 0,
@@ -164,22 +150,21 @@ impl Rt {
             taken: false,
             woken: false,
             steps: 0,
-            run: false,
+            run: true,
+            done: false,
+            tokens: 0,
+            waiting: false,
+            joiner: None,
             open: true,
             mode: super::Mode::Write,
         });
         self.gs.len() - 1
     }
 
-    fn running() -> TaskId {
-        shuttle_engine::runtime::execution::ExecutionState::me()
-    }
-
     /// Empties every vector for the next execution, keeping its room, and `ids`, which
     /// holds across executions.
     fn reset(&mut self) {
         let Rt {
-            slots,
             gs,
             ids: _,
             extra,
@@ -189,7 +174,6 @@ impl Rt {
             enabled,
             blocked,
         } = self;
-        slots.clear();
         gs.clear();
         extra.clear();
         *aborted = false;
@@ -285,10 +269,9 @@ fn look_all(rt: &mut Rt) {
     STEPS.with(|f| {
         if let Some(f) = f.borrow().as_ref() {
             f(&mut |key, open, mode| {
-                if let super::ThreadKey::Shuttle(task) = key
-                    && let Some(i) = rt.at(task)
+                if let super::ThreadKey::Dpor(i) = key
+                    && let Some(g) = rt.gs.get_mut(i)
                 {
-                    let g = &mut rt.gs[i];
                     g.open = open;
                     g.mode = mode;
                 }
@@ -306,9 +289,7 @@ pub(crate) fn active() -> bool {
 pub(crate) fn object() -> Obj {
     RT.with(|rt| {
         let mut rt = rt.borrow_mut();
-        let me = Rt::running();
-        let i = rt.adopt(me, None);
-        let g = &mut rt.gs[i];
+        let g = &mut rt.gs[tasks::current()];
         g.made += 1;
         let (t, k) = (g.tid, g.made);
         // Equal ids are one object to the explorer; 64 bits of a mix make a clash of
@@ -361,9 +342,7 @@ pub(crate) fn settle() -> Option<(u64, u64)> {
 pub(crate) fn declare(o: Obj, a: Access) {
     RT.with(|rt| {
         let mut rt = rt.borrow_mut();
-        let me = Rt::running();
-        let i = rt.adopt(me, None);
-        let g = &mut rt.gs[i];
+        let g = &mut rt.gs[tasks::current()];
         let fresh = std::mem::take(&mut g.taken);
         let next = g.next.get_or_insert_default();
         if fresh {
@@ -381,19 +360,6 @@ pub(crate) fn also(o: Obj, a: Access) {
         let mut rt = rt.borrow_mut();
         if !rt.extra.contains(&(o, a)) {
             rt.extra.push((o, a));
-        }
-    });
-}
-
-/// The running goroutine has returned: it has no next step.
-pub(crate) fn finished() {
-    RT.with(|rt| {
-        let mut rt = rt.borrow_mut();
-        if let Some(i) = rt.at(Rt::running()) {
-            let g = &mut rt.gs[i];
-            g.next = None;
-            g.taken = false;
-            g.woken = false;
         }
     });
 }
@@ -437,13 +403,11 @@ impl Drop for On {
     }
 }
 
-/// The shuttle scheduler that asks the explorer.
+/// The scheduler that asks the explorer, at each of the runtime's points (`tasks`).
 pub(crate) struct Dpor {
     explorer: Arc<Mutex<Explorer>>,
     /// The running execution has ended for the explorer (cut short, or aborted).
     over: bool,
-    /// The task the explorer last chose: its step is running.
-    running: Option<TaskId>,
     started: bool,
 }
 
@@ -455,7 +419,6 @@ impl Dpor {
         Dpor {
             explorer,
             over: false,
-            running: None,
             started: false,
         }
     }
@@ -466,7 +429,6 @@ impl Dpor {
     ///
     /// Also returns what the step just taken did beyond its declaration: it woke the
     /// goroutines `wake` names.
-    /// The runnable goroutines are those `G::run` marks.
     fn picture(&self, rt: &mut Rt) -> Accesses {
         look_all(rt);
         let none_open = !rt.gs.iter().any(|g| g.run && g.open);
@@ -528,8 +490,10 @@ impl Dpor {
     }
 }
 
-impl Scheduler for Dpor {
-    fn new_execution(&mut self) -> Option<Schedule> {
+impl Dpor {
+    /// Starts an execution (ending the one before for the explorer); false when the
+    /// exploration is over.
+    fn new_execution(&mut self) -> bool {
         if self.started {
             // The execution before ran to its end: every goroutine returned or unwound.
             self.finish(|x| x.end(Vec::new(), Vec::new()));
@@ -540,31 +504,22 @@ impl Scheduler for Dpor {
             rt.borrow_mut().reset();
         });
         super::CUT.with(|c| c.set(false));
-        super::BETWEEN.with(|b| b.set(false));
         if !self.explorer().begin() {
-            return None;
+            return false;
         }
         self.over = false;
-        self.running = None;
-        Some(Schedule::new(0))
+        true
     }
 
-    fn next_task(
-        &mut self,
-        runnable: &[&Task],
-        current: Option<TaskId>,
-        _yielding: bool,
-    ) -> Option<TaskId> {
-        let between = super::BETWEEN.with(|b| b.replace(false));
+    /// Who runs next, at a scheduling point of the goroutine at `current` (`None`: the
+    /// execution's start): one the explorer chooses, or, once the execution is over for
+    /// it, the first that can run, so that every goroutine unwinds. `between`: the
+    /// world's point, between two operations (else `current` blocked or returned).
+    /// `None` if no goroutine can run.
+    fn decide(&mut self, current: Option<usize>, between: bool) -> Option<usize> {
+        let first = RT.with(|rt| rt.borrow().gs.iter().position(|g| g.run))?;
         RT.with(|rt| {
-            let mut rt = rt.borrow_mut();
-            for g in &mut rt.gs {
-                g.run = false;
-            }
-            for t in runnable {
-                let i = rt.adopt(t.id(), current);
-                rt.gs[i].run = true;
-            }
+            let rt = &mut *rt.borrow_mut();
             // Cleared, not taken: its room serves the next step.
             if !rt.extra.is_empty() {
                 if !self.over {
@@ -575,22 +530,20 @@ impl Scheduler for Dpor {
         });
         if self.over {
             // Nothing past the end is a decision: the goroutines unwind.
-            return Some(runnable[0].id());
+            return Some(first);
         }
-        let still = current.filter(|c| runnable.iter().any(|t| t.id() == *c));
-        if let Some(c) = still
-            && !between
-            && self.running.is_some()
-        {
-            // One of shuttle's own points (in `spawn`): the step goes on.
-            return Some(c);
-        }
+        debug_assert!(
+            current.is_none()
+                || between
+                || RT.with(|rt| current.is_some_and(|c| !rt.borrow().gs[c].run)),
+            "the runtime asks at the world's points, and where the running goroutine stops"
+        );
         if RT.with(|rt| rt.borrow().aborted) {
             // The step just taken broke a property: the execution stops after it, with
             // the others' next steps as they were (the explorer then explores every
             // order of them before it: another violation first, in a census).
             self.finish(Explorer::stop_after_last);
-            return Some(runnable[0].id());
+            return Some(first);
         }
         if RT.with(|rt| std::mem::take(&mut rt.borrow_mut().clock)) {
             // The clock's advance, an event the explorer orders after every step before
@@ -602,7 +555,7 @@ impl Scheduler for Dpor {
             );
             if self.explorer().schedule(vec![clock], Vec::new()).is_none() {
                 self.cut();
-                return Some(runnable[0].id());
+                return Some(first);
             }
         }
         let next = RT.with(|rt| {
@@ -617,31 +570,35 @@ impl Scheduler for Dpor {
         match next {
             Some(t) => {
                 // The step is taken: the next one declares afresh.
-                let task = RT.with(|rt| {
+                RT.with(|rt| {
                     let mut rt = rt.borrow_mut();
-                    let g = rt.g(t).expect("the explorer chose a goroutine met");
+                    let i = rt
+                        .gs
+                        .iter()
+                        .position(|g| g.tid == t)
+                        .expect("the explorer chose a goroutine met");
+                    let g = &mut rt.gs[i];
+                    debug_assert!(g.run, "the explorer chose a goroutine that can run");
                     g.taken = true;
                     g.steps += 1;
                     g.woken = false;
-                    g.task
-                });
-                debug_assert!(runnable.iter().any(|x| x.id() == task));
-                self.running = Some(task);
-                Some(task)
+                    Some(i)
+                })
             }
             None => {
                 // Redundant from here (or another shard's): the world unwinds.
                 self.cut();
-                Some(runnable[0].id())
+                Some(first)
             }
         }
     }
 
-    fn next_u64(&mut self) -> u64 {
-        match super::arity() {
-            0 => 0,
-            _ if self.over => 0,
-            n => self.explorer().choose(n) as u64,
+    /// One of `n` alternatives of the running step's choice, as the explorer decides.
+    fn choose(&mut self, n: usize) -> usize {
+        if n <= 1 || self.over {
+            0
+        } else {
+            self.explorer().choose(n)
         }
     }
 }

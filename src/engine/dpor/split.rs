@@ -11,7 +11,7 @@
 //! join an exploration under way (`help`) on the same terms.
 
 use super::explorer::{Claim, Explorer, Stats, Units};
-use crate::engine::{Body, Budget, Explored, Part, Stop, shuttle_engine};
+use crate::engine::{Body, Budget, Explored, Part, Stop};
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicU64, Ordering::SeqCst};
 use std::sync::{Arc, Condvar, Mutex};
@@ -221,9 +221,8 @@ fn worker(shared: &Arc<Shared>, part: Part, split: u32, budget: &Budget, body: B
         }
         found
     });
-    let explored = shuttle_engine::run(
+    let explored = super::tasks::run(
         super::Dpor::new(explorer),
-        true,
         budget,
         counted,
         Some(shared.started.clone()),

@@ -11,7 +11,7 @@
 //! thread's, for any number of threads; only executions run in vain differ.
 
 use super::explorer::{Done, Explorer, Helpers};
-use crate::engine::{Body, Budget, Explored, Stop, shuttle_engine};
+use crate::engine::{Body, Budget, Explored, Stop};
 use std::cell::Cell;
 use std::collections::{HashMap, VecDeque};
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering::SeqCst};
@@ -260,9 +260,8 @@ fn run(pool: &Arc<Pool>, job: Job) -> Option<Job> {
         }
         found
     });
-    let r = shuttle_engine::run(
+    let r = super::tasks::run(
         super::Dpor::new(x),
-        true,
         &pool.budget,
         counted,
         Some(pool.started.clone()),
