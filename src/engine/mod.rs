@@ -132,9 +132,9 @@ impl Engine {
         )
     }
 
-    /// The runtime whose threads run an execution's goroutines: loom's, or shuttle's
-    /// (every other thread engine schedules shuttle's tasks). `None`: turmoil runs a
-    /// model's network side, not its goroutines.
+    /// The runtime whose threads run an execution's goroutines: loom's, dpor's own, or
+    /// shuttle's (every other thread engine schedules shuttle's tasks). `None`: turmoil
+    /// runs a model's network side, not its goroutines.
     pub(crate) fn runtime(&self) -> Option<Kind> {
         match self {
             Engine::Loom { .. } => Some(Kind::Loom),
@@ -645,8 +645,8 @@ pub(crate) fn spawn(kind: Kind, f: impl FnOnce() + Send + 'static) -> Join {
 /// process. loom's threads end with a `generator` "done" panic that generator's own
 /// hook filters out; shuttle's hook reports every panic it sees. Shuttle's must be
 /// installed first, so that generator's filter wraps it and sees those panics first.
-/// Each goroutine's stack under shuttle, as under stalemate-loom (the loom fork): 1 MiB, room for
-/// an interpreted Go kernel's calls (see `kernel::interp::MAX_DEPTH`).
+/// Each goroutine's stack under shuttle and dpor, as under stalemate-loom (the loom fork):
+/// 1 MiB, room for an interpreted Go kernel's calls (see `kernel::interp::MAX_DEPTH`).
 pub(crate) const STACK_BYTES: usize = 1 << 20;
 
 pub(crate) fn init() {

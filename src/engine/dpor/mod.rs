@@ -3,8 +3,8 @@
 //! Foundation for Optimal Dynamic Partial Order Reduction", JACM 2017) over the world's
 //! Go operations, on a runtime of its own (`tasks`).
 //!
-//! `explorer` is the algorithm: a scheduler oracle that knows nothing of Go. This file
-//! is its runtime side. An event is one step of one goroutine, from a scheduling point
+//! `explorer` is the algorithm: a scheduler oracle that knows nothing of Go; `tasks`
+//! runs the goroutines. This file is what stands between them (`Dpor`). An event is one step of one goroutine, from a scheduling point
 //! of the world to the next; what it touches is declared at the scheduling point before
 //! it (`declare`: every object the operation names; how it uses each, the world says:
 //! `super::Mode`), so the explorer sees each goroutine's next step before it chooses. A
