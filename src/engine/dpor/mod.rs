@@ -4,8 +4,8 @@
 //! Go operations, on a runtime of its own (`tasks`).
 //!
 //! `explorer` is the algorithm: a scheduler oracle that knows nothing of Go; `tasks`
-//! runs the goroutines. This file is what stands between them (`Dpor`). An event is one step of one goroutine, from a scheduling point
-//! of the world to the next; what it touches is declared at the scheduling point before
+//! runs the goroutines. This file is what stands between them (`Dpor`). An event is
+//! one step of one goroutine, from a scheduling point of the world to the next; what it touches is declared at the scheduling point before
 //! it (`declare`: every object the operation names; how it uses each, the world says:
 //! `super::Mode`), so the explorer sees each goroutine's next step before it chooses. A
 //! step that breaks a property stops the execution there (`Explorer::stop`). Goroutines and objects get ids that are the same in every execution: a
@@ -488,9 +488,7 @@ impl Dpor {
         self.finish(Explorer::end_here);
         super::CUT.with(|c| c.set(true));
     }
-}
 
-impl Dpor {
     /// Starts an execution (ending the one before for the explorer); false when the
     /// exploration is over.
     fn new_execution(&mut self) -> bool {
@@ -517,9 +515,11 @@ impl Dpor {
     /// world's point, between two operations (else `current` blocked or returned).
     /// `None` if no goroutine can run.
     fn decide(&mut self, current: Option<usize>, between: bool) -> Option<usize> {
-        let first = RT.with(|rt| rt.borrow().gs.iter().position(|g| g.run))?;
-        RT.with(|rt| {
+        // One look at the runtime: who can run, and what the step just taken did
+        // beyond its declaration, broke, or advanced.
+        let (first, aborted, clock) = RT.with(|rt| {
             let rt = &mut *rt.borrow_mut();
+            let first = rt.gs.iter().position(|g| g.run)?;
             // Cleared, not taken: its room serves the next step.
             if !rt.extra.is_empty() {
                 if !self.over {
@@ -527,7 +527,8 @@ impl Dpor {
                 }
                 rt.extra.clear();
             }
-        });
+            Some((first, rt.aborted, std::mem::take(&mut rt.clock)))
+        })?;
         if self.over {
             // Nothing past the end is a decision: the goroutines unwind.
             return Some(first);
@@ -538,14 +539,14 @@ impl Dpor {
                 || RT.with(|rt| current.is_some_and(|c| !rt.borrow().gs[c].run)),
             "the runtime asks at the world's points, and where the running goroutine stops"
         );
-        if RT.with(|rt| rt.borrow().aborted) {
+        if aborted {
             // The step just taken broke a property: the execution stops after it, with
             // the others' next steps as they were (the explorer then explores every
             // order of them before it: another violation first, in a census).
             self.finish(Explorer::stop_after_last);
             return Some(first);
         }
-        if RT.with(|rt| std::mem::take(&mut rt.borrow_mut().clock)) {
+        if clock {
             // The clock's advance, an event the explorer orders after every step before
             // it and before every step after it; nothing runs for it (the world made it
             // as the last blocker's step ended). Its wake-ups are its own (below).

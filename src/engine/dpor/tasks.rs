@@ -204,13 +204,16 @@ fn execution(body: Func) -> Result<(), String> {
     let mut cos = Cos(vec![Some(coroutine(main, body)?)]);
     let mut next = decide(None, false);
     while let Some(t) = next {
-        let fresh = FRESH.with(|q| std::mem::take(&mut *q.borrow_mut()));
-        for (i, f) in fresh {
-            if cos.0.len() <= i {
-                cos.0.resize_with(i + 1, || None);
+        // Drained, not taken: the queue keeps its room.
+        FRESH.with(|q| -> Result<(), String> {
+            for (i, f) in q.borrow_mut().drain(..) {
+                if cos.0.len() <= i {
+                    cos.0.resize_with(i + 1, || None);
+                }
+                cos.0[i] = Some(coroutine(i, f)?);
             }
-            cos.0[i] = Some(coroutine(i, f)?);
-        }
+            Ok(())
+        })?;
         CURRENT.with(|c| c.set(t));
         let co = cos.0[t]
             .as_mut()
