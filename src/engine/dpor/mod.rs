@@ -48,15 +48,12 @@ pub(crate) fn help(joined: &mut Vec<u64>) -> bool {
 }
 use std::cell::{Cell, RefCell};
 use std::collections::BTreeMap;
-use std::sync::{Arc, Mutex};
 
 std::thread_local! {
     /// A `dpor` exploration runs on this thread (`tasks`: every goroutine of an
     /// execution runs on the thread that explores).
     static ACTIVE: Cell<bool> = const { Cell::new(false) };
     static RT: RefCell<Rt> = RefCell::new(Rt::default());
-    /// The explorer of the exploration running on this thread.
-    static EXPLORER: RefCell<Option<Arc<Mutex<Explorer>>>> = const { RefCell::new(None) };
 }
 
 /// The execution running on this thread. Goroutines are few: they are kept in a list,
@@ -307,35 +304,14 @@ fn mix(mut z: u64) -> u64 {
     z ^ (z >> 31)
 }
 
-/// What this thread's explorer has done.
-fn stats() -> explorer::Stats {
-    EXPLORER.with(|e| {
-        let e = e.borrow();
-        e.as_ref().map_or_else(explorer::Stats::default, |x| {
-            x.lock().unwrap_or_else(|p| p.into_inner()).stats.clone()
-        })
-    })
-}
-
-/// The explorer of the exploration that ran on this thread, taken out.
-fn take_explorer() -> Explorer {
-    EXPLORER.with(|e| {
-        e.borrow_mut()
-            .take()
-            .map(|x| std::mem::take(&mut *x.lock().unwrap_or_else(|p| p.into_inner())))
-            .unwrap_or_default()
-    })
-}
-
 /// The running execution's steps are over: says whether it counts for this thread's
 /// explorer, as (its unit, its number in the unit).
 pub(crate) fn settle() -> Option<(u64, u64)> {
-    EXPLORER.with(|e| {
-        let e = e.borrow();
-        let mut x = e.as_ref()?.lock().unwrap_or_else(|p| p.into_inner());
-        x.settle();
-        x.counted()
+    tasks::with_sched(|d| {
+        d.explorer.settle();
+        d.explorer.counted()
     })
+    .flatten()
 }
 
 /// The running goroutine's next step touches `o`.
@@ -396,7 +372,6 @@ impl On {
 impl Drop for On {
     fn drop(&mut self) {
         ACTIVE.with(|a| a.set(false));
-        EXPLORER.with(|e| *e.borrow_mut() = None);
         RT.with(|rt| *rt.borrow_mut() = Rt::default());
         STEPS.with(|g| *g.borrow_mut() = None);
         super::CUT.with(|c| c.set(false));
@@ -405,7 +380,7 @@ impl Drop for On {
 
 /// The scheduler that asks the explorer, at each of the runtime's points (`tasks`).
 pub(crate) struct Dpor {
-    explorer: Arc<Mutex<Explorer>>,
+    explorer: Explorer,
     /// The running execution has ended for the explorer (cut short, or aborted).
     over: bool,
     started: bool,
@@ -414,8 +389,6 @@ pub(crate) struct Dpor {
 impl Dpor {
     /// The scheduler of this thread's exploration.
     fn new(explorer: Explorer) -> Dpor {
-        let explorer = Arc::new(Mutex::new(explorer));
-        EXPLORER.with(|e| *e.borrow_mut() = Some(explorer.clone()));
         Dpor {
             explorer,
             over: false,
@@ -477,11 +450,12 @@ impl Dpor {
             return;
         }
         self.over = true;
-        end(&mut self.explorer());
+        end(&mut self.explorer);
     }
 
-    fn explorer(&self) -> std::sync::MutexGuard<'_, Explorer> {
-        self.explorer.lock().unwrap_or_else(|p| p.into_inner())
+    /// The explorer, once its exploration has run (`tasks::run`).
+    fn into_explorer(self) -> Explorer {
+        self.explorer
     }
 
     fn cut(&mut self) {
@@ -502,7 +476,7 @@ impl Dpor {
             rt.borrow_mut().reset();
         });
         super::CUT.with(|c| c.set(false));
-        if !self.explorer().begin() {
+        if !self.explorer.begin() {
             return false;
         }
         self.over = false;
@@ -523,7 +497,7 @@ impl Dpor {
             // Cleared, not taken: its room serves the next step.
             if !rt.extra.is_empty() {
                 if !self.over {
-                    self.explorer().amend(&rt.extra);
+                    self.explorer.amend(&rt.extra);
                 }
                 rt.extra.clear();
             }
@@ -554,7 +528,7 @@ impl Dpor {
                 explorer::CLOCK,
                 Accesses::from_slice(&[(explorer::ANY, Access::Write)]),
             );
-            if self.explorer().schedule(vec![clock], Vec::new()).is_none() {
+            if self.explorer.schedule(vec![clock], Vec::new()).is_none() {
                 self.cut();
                 return Some(first);
             }
@@ -562,7 +536,7 @@ impl Dpor {
         let next = RT.with(|rt| {
             let rt = &mut *rt.borrow_mut();
             let woke = self.picture(rt);
-            let mut x = self.explorer();
+            let x = &mut self.explorer;
             if !woke.is_empty() {
                 x.amend(&woke);
             }
@@ -599,7 +573,7 @@ impl Dpor {
         if n <= 1 || self.over {
             0
         } else {
-            self.explorer().choose(n)
+            self.explorer.choose(n)
         }
     }
 }

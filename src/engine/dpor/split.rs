@@ -221,11 +221,11 @@ fn worker(shared: &Arc<Shared>, part: Part, split: u32, budget: &Budget, body: B
         }
         found
     });
-    let explored = super::tasks::run(
+    let (explored, explorer) = super::tasks::run(
         super::Dpor::new(explorer),
         budget,
         counted,
         Some(shared.started.clone()),
-    )?;
-    Ok((explored, super::stats()))
+    );
+    Ok((explored?, explorer.stats))
 }

@@ -260,13 +260,12 @@ fn run(pool: &Arc<Pool>, job: Job) -> Option<Job> {
         }
         found
     });
-    let r = super::tasks::run(
+    let (r, mut x) = super::tasks::run(
         super::Dpor::new(x),
         &pool.budget,
         counted,
         Some(pool.started.clone()),
     );
-    let mut x = super::take_explorer();
     x.set_helpers(None);
     let runs = x.stats.executions;
     // An engine error in a subtree is the exploration's only if its giver takes the

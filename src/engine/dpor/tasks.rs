@@ -11,7 +11,7 @@
 //! where the explorer decides are the ones it decided at under shuttle, so every count
 //! is what it was.
 
-use super::{Dpor, RT};
+use super::{Dpor, RT, explorer::Explorer};
 use crate::engine::{Body, Budget, Explored, Stop, panic_text};
 use corosensei::stack::DefaultStack;
 use corosensei::{Coroutine, CoroutineResult, Yielder};
@@ -85,6 +85,12 @@ pub(crate) fn switch(between: bool) {
     // started and restored after every switch (other coroutines set theirs).
     unsafe { (*y).suspend(()) };
     YIELDER.with(|c| c.set(y));
+}
+
+/// `f` on the scheduler of the exploration running on this thread, if one runs (asked
+/// between scheduling points, never while it decides: `super::settle`).
+pub(crate) fn with_sched<R>(f: impl FnOnce(&mut Dpor) -> R) -> Option<R> {
+    SCHED.with(|s| s.borrow_mut().as_mut().map(f))
 }
 
 /// A choice among `n` alternatives, made by the explorer.
@@ -238,13 +244,13 @@ fn execution(body: Func) -> Result<(), String> {
 
 /// Runs `sched`'s exploration until a violation, exhaustion or the budget; `started`
 /// counts executions across the threads that share the budget. The same contract as
-/// `shuttle_engine::run`, which dpor ran on before.
+/// `shuttle_engine::run`, which dpor ran on before; also gives back the explorer.
 pub(crate) fn run(
     sched: Dpor,
     budget: &Budget,
     body: Body,
     started: Option<Arc<AtomicU64>>,
-) -> Result<Explored, String> {
+) -> (Result<Explored, String>, Explorer) {
     SCHED.with(|s| *s.borrow_mut() = Some(sched));
     let mut executions = 0u64;
     let r = catch_unwind(AssertUnwindSafe(|| -> Result<Stop, String> {
@@ -272,17 +278,19 @@ pub(crate) fn run(
             }
         }
     }));
-    SCHED.with(|s| *s.borrow_mut() = None);
-    match r {
+    let sched = SCHED.with(|s| s.borrow_mut().take()).expect("set");
+    let r = match r {
         Ok(Ok(stop)) => Ok(Explored::new(executions, stop)),
         Ok(Err(e)) => Err(e),
         Err(p) => Err(format!("dpor stopped: {}", panic_text(&*p))),
-    }
+    };
+    (r, sched.into_explorer())
 }
 
 #[cfg(test)]
 mod tests {
-    use super::super::{Dpor, On, explorer::Explorer};
+    use super::super::{Dpor, On};
+    use super::Explorer;
     use crate::engine::{Body, Budget, Stop};
     use std::sync::{Arc, Mutex};
 
@@ -292,7 +300,7 @@ mod tests {
             max_executions: 1_000,
             deadline: std::time::Instant::now() + std::time::Duration::from_secs(60),
         };
-        super::run(Dpor::new(Explorer::new()), &budget, body, None)
+        super::run(Dpor::new(Explorer::new()), &budget, body, None).0
     }
 
     #[test]
