@@ -447,7 +447,8 @@ pub(crate) enum Mode {
     Write,
     /// Commutes with every other `Add` to the object, and only an `Acquire` reads it:
     /// a `WaitGroup.Done` that leaves the counter at zero or above (Go's `Done` returns
-    /// nothing, and which one reaches zero nobody can tell).
+    /// nothing, and which one reaches zero nobody can tell), and a `Wait`'s attempt
+    /// above zero (it registers the waiter, which every order of Dones releases).
     Add,
     /// Commutes with every other `Read` of the object, and races with the rest: a read
     /// lock that gets in, or is given back.
@@ -457,6 +458,10 @@ pub(crate) enum Mode {
     Acquire,
     /// Releases a mutex.
     Release,
+    /// A `WaitGroup.Wait` released at zero takes its result (as `Local`, after the
+    /// step that released it) and is ordered after every `Done`, as a `Wait` that found
+    /// the counter at zero is (an `Acquire` of the WaitGroup).
+    Released,
     /// Touches nothing shared: a goroutine whose blocked operation another completed
     /// (a hand-off) only takes its result (see `State::hand_off`); one that ends a
     /// wait that is no operation (main waiting for the others, a poll).

@@ -485,7 +485,10 @@ impl State {
             || matches!(me.wait, Some(Wait::Poll(_)))
             || me.pending == Some(Pending::End);
         if me.handed() || waits_for_nothing {
-            return Mode::Local;
+            return match me.pending {
+                Some(Pending::Wait(_)) if me.granted => Mode::Released,
+                _ => Mode::Local,
+            };
         }
         match me.pending {
             // A writer that finds readers in becomes first in line, and new readers
@@ -513,6 +516,11 @@ impl State {
             // is a fault: a write.
             Some(Pending::Done(o)) if self.counter(o) >= 1 => Mode::Add,
             Some(Pending::Wait(o)) if self.counter(o) == 0 => Mode::Acquire,
+            // A Wait above zero, attempted only when every runnable goroutine is kept
+            // back, registers to be released at zero: it commutes with the Dones as they
+            // commute with each other (which Done comes before it nobody can tell); the
+            // step that takes its release is ordered after them all (`Mode::Released`).
+            Some(Pending::Wait(o)) if self.counter(o) > 0 => Mode::Add,
             // A read lock that gets in (no writer holds it or is first in line), and one
             // given back while some are held: they commute with each other. One that
             // waits registers to be let in when the writer unlocks (an event); one given

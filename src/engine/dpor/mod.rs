@@ -188,7 +188,7 @@ impl G {
             super::Mode::Write | super::Mode::Local => Access::Write,
             super::Mode::Add => Access::Add,
             super::Mode::Read => Access::Read,
-            super::Mode::Acquire => Access::Acquire,
+            super::Mode::Acquire | super::Mode::Released => Access::Acquire,
             super::Mode::Release => Access::Release,
         };
         let Some(next) = &self.next else { return };
@@ -431,7 +431,8 @@ impl Dpor {
             list.push(Next::new(g.tid, Accesses::new()));
             let a = &mut list.last_mut().expect("pushed").accesses;
             g.step_into(mode, a);
-            if run && mode == super::Mode::Local && wake(parked, g, &mut woke) {
+            let takes = matches!(mode, super::Mode::Local | super::Mode::Released);
+            if run && takes && wake(parked, g, &mut woke) {
                 a.push((wake_obj(g), Access::Wake));
             }
         }
