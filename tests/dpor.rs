@@ -351,6 +351,42 @@ fn a_wait_above_zero_commutes_with_the_dones() {
     assert_eq!(traces(&c), (32, 38));
 }
 
+/// Two waiters' attempts do not commute: the order they register is the order they
+/// are released in, and each released waiter learns what the ones before it knew. A
+/// review found that with both attempts commuting (as Dones do) dpor ran one order
+/// only, in which the reader learns main's write, and missed the race DFS reaches in
+/// the other.
+#[test]
+fn two_waiters_attempts_are_explored_in_both_orders() {
+    let model: ModelFn = Arc::new(|go: &Go| {
+        let wg = go.waitgroup("wg");
+        wg.add(1);
+        let x = go.data("x", 0u8);
+        let w = wg.clone();
+        go.go("sleeper", move |go| {
+            go.sleep(Duration::from_millis(10));
+            w.done();
+        });
+        let (w, y) = (wg.clone(), x.clone());
+        go.go("reader", move |go| {
+            w.wait();
+            go.note(format!("x {}", y.get()));
+        });
+        x.set(1);
+        wg.wait();
+    });
+    let b = bounds().time(stalemate::TimeMode::Virtual);
+    let dfs = census(&Engine::Dfs, &b, model.clone()).expect("ran");
+    let dpor = census(&Engine::Dpor, &b, model).expect("ran");
+    assert_eq!(dpor.explored.stop, stalemate::Stop::Exhausted);
+    assert!(
+        dfs.violations.iter().any(|v| v.contains("data-race")),
+        "{:?}",
+        dfs.violations
+    );
+    assert_eq!(dfs.violations, dpor.violations);
+}
+
 /// What DFS reaches on `model`, as a goroutine can tell outcomes apart (`unwaited`).
 fn same_as_dfs(model: ModelFn) -> (Census, Census) {
     let dfs = run(&Engine::Dfs, model.clone());

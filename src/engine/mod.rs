@@ -447,8 +447,7 @@ pub(crate) enum Mode {
     Write,
     /// Commutes with every other `Add` to the object, and only an `Acquire` reads it:
     /// a `WaitGroup.Done` that leaves the counter at zero or above (Go's `Done` returns
-    /// nothing, and which one reaches zero nobody can tell), and a `Wait`'s attempt
-    /// above zero (it registers the waiter, which every order of Dones releases).
+    /// nothing, and which one reaches zero nobody can tell).
     Add,
     /// Commutes with every other `Read` of the object, and races with the rest: a read
     /// lock that gets in, or is given back.
@@ -458,6 +457,11 @@ pub(crate) enum Mode {
     Acquire,
     /// Releases a mutex.
     Release,
+    /// A `WaitGroup.Wait`'s attempt above zero: it registers the waiter, which every
+    /// order of the Dones releases, so it commutes with them (an `Add`); two waiters'
+    /// attempts do not commute (the order they register is the order they are released
+    /// in, which the happens-before of their release follows).
+    Registers,
     /// A `WaitGroup.Wait` released at zero takes its result (as `Local`, after the
     /// step that released it) and is ordered after every `Done`, as a `Wait` that found
     /// the counter at zero is (an `Acquire` of the WaitGroup).

@@ -517,10 +517,10 @@ impl State {
             Some(Pending::Done(o)) if self.counter(o) >= 1 => Mode::Add,
             Some(Pending::Wait(o)) if self.counter(o) == 0 => Mode::Acquire,
             // A Wait above zero, attempted only when every runnable goroutine is kept
-            // back, registers to be released at zero: it commutes with the Dones as they
-            // commute with each other (which Done comes before it nobody can tell); the
-            // step that takes its release is ordered after them all (`Mode::Released`).
-            Some(Pending::Wait(o)) if self.counter(o) > 0 => Mode::Add,
+            // back, registers to be released at zero: it commutes with the Dones, not
+            // with another waiter's attempt (`Mode::Registers`); the step that takes its
+            // release is ordered after every Done (`Mode::Released`).
+            Some(Pending::Wait(o)) if self.counter(o) > 0 => Mode::Registers,
             // A read lock that gets in (no writer holds it or is first in line), and one
             // given back while some are held: they commute with each other. One that
             // waits registers to be let in when the writer unlocks (an event); one given

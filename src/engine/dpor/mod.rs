@@ -186,7 +186,7 @@ impl G {
     fn step_into(&self, mode: super::Mode, a: &mut Accesses) {
         let how = match mode {
             super::Mode::Write | super::Mode::Local => Access::Write,
-            super::Mode::Add => Access::Add,
+            super::Mode::Add | super::Mode::Registers => Access::Add,
             super::Mode::Read => Access::Read,
             super::Mode::Acquire | super::Mode::Released => Access::Acquire,
             super::Mode::Release => Access::Release,
@@ -196,6 +196,11 @@ impl G {
             // A hand-off's taker touches none of what its wait named.
             if mode != super::Mode::Local || k != Access::Write {
                 a.push((o, if k == Access::Write { how } else { k }));
+            }
+            // A waiter registering writes the WaitGroup's waiter list, which Dones
+            // leave alone.
+            if mode == super::Mode::Registers && k == Access::Write {
+                a.push((waiters(o), Access::Write));
             }
         }
         if a.len() > 1 {
@@ -294,6 +299,11 @@ pub(crate) fn object() -> Obj {
         // goroutines' (`explorer::thread_obj`).
         mix(t ^ mix(u64::from(k))) >> 1
     })
+}
+
+/// The waiter list of WaitGroup `o`, an object of its own (`Mode::Registers`).
+fn waiters(o: Obj) -> Obj {
+    mix(o ^ 0x7761_6974_6572_73) >> 1
 }
 
 /// splitmix64's finaliser.
