@@ -303,7 +303,7 @@ pub(crate) fn object() -> Obj {
 
 /// The waiter list of WaitGroup `o`, an object of its own (`Mode::Registers`).
 fn waiters(o: Obj) -> Obj {
-    mix(o ^ 0x7761_6974_6572_73) >> 1
+    mix(o ^ 0x0077_6169_7465_7273) >> 1
 }
 
 /// splitmix64's finaliser.
