@@ -467,8 +467,9 @@ pub(crate) enum Mode {
     /// the counter at zero is (an `Acquire` of the WaitGroup).
     Released,
     /// Touches nothing shared: a goroutine whose blocked operation another completed
-    /// (a hand-off) only takes its result (see `State::hand_off`); one that ends a
-    /// wait that is no operation (main waiting for the others, a poll).
+    /// (a hand-off) only takes its result (see `State::hand_off`; a released `Wait`
+    /// is `Released`); one that ends a wait that is no operation (main waiting for the
+    /// others, a poll).
     Local,
 }
 
