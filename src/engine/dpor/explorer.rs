@@ -19,8 +19,9 @@ pub enum Access {
     Read,
     /// Changes the object in a way that commutes with every other `Add` to it, and that
     /// nobody reads but an `Acquire` (a `WaitGroup.Done`: a decrement that returns
-    /// nothing; a `Wait`'s attempt above zero, which registers a waiter). Counts as a write against everything else. Like a Release, an Add ->
-    /// Acquire edge is never reversed: the Acquire could not go first.
+    /// nothing; a `Wait`'s attempt above zero, which registers a waiter). Counts as a
+    /// write against everything else. Like a Release, an Add -> Acquire edge is never
+    /// reversed: the Acquire could not go first.
     Add,
     /// Modifies the object.
     Write,

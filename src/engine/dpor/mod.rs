@@ -5,14 +5,16 @@
 //!
 //! `explorer` is the algorithm: a scheduler oracle that knows nothing of Go; `tasks`
 //! runs the goroutines. This file is what stands between them (`Dpor`). An event is
-//! one step of one goroutine, from a scheduling point of the world to the next; what it touches is declared at the scheduling point before
-//! it (`declare`: every object the operation names; how it uses each, the world says:
-//! `super::Mode`), so the explorer sees each goroutine's next step before it chooses. A
-//! step that breaks a property stops the execution there (`Explorer::stop`). Goroutines and objects get ids that are the same in every execution: a
-//! goroutine is (its parent, which of its parent's children), an object is (its maker,
-//! which of its maker's objects). A goroutine's start is ordered after the step that
-//! started it (`explorer::thread_obj`). A select's choice, and every other choice, is a
-//! branch the explorer takes each way.
+//! one step of one goroutine, from a scheduling point of the world to the next; what
+//! it touches is declared at the scheduling point before it (`declare`: every object
+//! the operation names; how it uses each, the world says: `super::Mode`), so the
+//! explorer sees each goroutine's next step before it chooses. A step that breaks a
+//! property stops the execution there (`Explorer::stop`). Goroutines and objects get
+//! ids that are the same in every execution: a goroutine is (its parent, which of its
+//! parent's children), an object is (its maker, which of its maker's objects). A
+//! goroutine's start is ordered after the step that started it
+//! (`explorer::thread_obj`). A select's choice, and every other choice, is a branch the
+//! explorer takes each way.
 
 mod explorer;
 mod split;

@@ -63,12 +63,7 @@ fn decide(current: Option<usize>, between: bool) -> Option<usize> {
             "dpor: more than {MAX_POINTS} scheduling points in one execution (the world's step bound should have ended it)"
         );
     }
-    SCHED.with(|s| {
-        s.borrow_mut()
-            .as_mut()
-            .expect("a dpor exploration runs")
-            .decide(current, between)
-    })
+    with_sched(|d| d.decide(current, between)).expect("a dpor exploration runs")
 }
 
 /// The running goroutine's scheduling point: it goes on, or another goroutine runs
@@ -95,7 +90,7 @@ pub(crate) fn with_sched<R>(f: impl FnOnce(&mut Dpor) -> R) -> Option<R> {
 
 /// A choice among `n` alternatives, made by the explorer.
 pub(crate) fn choose(n: usize) -> usize {
-    SCHED.with(|s| s.borrow_mut().as_mut().map_or(0, |d| d.choose(n)))
+    with_sched(|d| d.choose(n)).unwrap_or(0)
 }
 
 /// Starts goroutine `f` as a child of the running one; returns its place.
@@ -262,7 +257,7 @@ pub(crate) fn run(
             if std::time::Instant::now() >= budget.deadline {
                 return Ok(Stop::Time);
             }
-            let go = SCHED.with(|s| s.borrow_mut().as_mut().expect("set").new_execution());
+            let go = with_sched(Dpor::new_execution).expect("set");
             if !go {
                 return Ok(Stop::Exhausted);
             }
