@@ -868,3 +868,65 @@ fn sleep_in_virtual_time_wakes_in_deadline_order_and_replays() {
         v.message
     );
 }
+
+/// Go's race detector has `WaitGroup.Wait` acquire only (what the Dones published) and
+/// `Add` above zero order nothing: two goroutines past one `Wait` learn nothing of
+/// each other, so a write before one's `Wait` and a read after the other's race. The
+/// sleeps fix the order in virtual time (first waiter first) without ordering memory.
+#[test]
+fn waiters_of_one_waitgroup_are_not_ordered_with_each_other() {
+    let b = with_time(stalemate::TimeMode::Virtual);
+    for blocked in [false, true] {
+        let model: ModelFn = Arc::new(move |go: &Go| {
+            let (x, wg) = (go.var("x", 0u8), go.waitgroup("wg"));
+            if blocked {
+                wg.add(1);
+                let w = wg.clone();
+                go.go("done", move |go| {
+                    go.sleep(Duration::from_secs(1));
+                    w.done();
+                });
+            }
+            let (x1, w1) = (x.clone(), wg.clone());
+            go.go("first", move |_| {
+                x1.set(1);
+                w1.wait();
+            });
+            go.sleep(Duration::from_millis(500));
+            wg.wait();
+            if blocked {
+                go.sleep(Duration::from_secs(2));
+            }
+            x.get();
+        });
+        for e in engines().into_iter().chain([Engine::Dpor]) {
+            let o = explore(&e, &b, model.clone(), None).unwrap();
+            let key = o.finding.map(|f| f.violation().property.key());
+            assert_eq!(
+                key.as_deref(),
+                Some("data-race"),
+                "blocked {blocked}, {}",
+                e.describe()
+            );
+        }
+    }
+    // A Done publishes what its goroutine wrote to the waiter, not to a later `Add`.
+    let model: ModelFn = Arc::new(|go: &Go| {
+        let (x, wg) = (go.var("x", 0u8), go.waitgroup("wg"));
+        wg.add(1);
+        let (x1, w1) = (x.clone(), wg.clone());
+        go.go("w", move |_| {
+            x1.set(1);
+            w1.done();
+        });
+        go.sleep(Duration::from_secs(1));
+        wg.add(1);
+        x.get();
+        wg.done();
+    });
+    for e in engines().into_iter().chain([Engine::Dpor]) {
+        let o = explore(&e, &b, model.clone(), None).unwrap();
+        let key = o.finding.map(|f| f.violation().property.key());
+        assert_eq!(key.as_deref(), Some("data-race"), "{}", e.describe());
+    }
+}

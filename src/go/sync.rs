@@ -272,11 +272,8 @@ impl WaitGroup {
 
     pub fn done(&self) {
         let o = &self.0;
-        o.w.marked(&[o], Pending::Done(o.id), |st, _| {
-            // As Go's race detector has it: a Done publishes, and acquires nothing.
-            st.hb = Hb::Release;
-            add(st, o.id, -1)
-        })
+        // As Go's race detector has it: a Done publishes, and acquires nothing (`add`).
+        o.w.marked(&[o], Pending::Done(o.id), |st, _| add(st, o.id, -1))
     }
 
     pub fn wait(&self) {
@@ -291,6 +288,9 @@ impl WaitGroup {
                 unreachable!()
             };
             if *count == 0 {
+                // As Go's race detector has it: a Wait acquires what the Dones
+                // published, and publishes nothing (waiters do not order each other).
+                st.hb = Hb::Acquire;
                 return Attempt::Done((), say!(st, "wait {name}"));
             }
             let text = say!(st, "wait {name}: counter {count}, waits");
@@ -313,8 +313,11 @@ fn add(st: &mut State, o: Oid, n: i64) -> Attempt<()> {
         );
     }
     *count = c;
+    // Go's race detector: a decrement publishes (`Done`), an increment orders nothing.
+    st.hb = if n < 0 { Hb::Release } else { Hb::Unordered };
     if c == 0 {
-        st.grant_all(o);
+        // The waiters released at zero acquire only, as a Wait at zero does.
+        st.grant_all(o, Hb::Acquire);
     }
     let verb = if n == -1 {
         "done".to_string()
@@ -373,7 +376,7 @@ impl Once {
                     unreachable!()
                 };
                 *state = OnceState::Done;
-                st.grant_all(o.id);
+                st.grant_all(o.id, Hb::Sync);
                 Attempt::Done((), say!(st, "once {name}: done"))
             });
         }

@@ -205,6 +205,9 @@ pub(crate) enum Hb {
     ReaderRelease,
     /// `Sync`, and learns what every read lock given back knew (a write lock taken).
     Writer,
+    /// Orders nothing (`WaitGroup.Add` above zero: Go's race detector only checks it
+    /// against a `Wait`, as misuse).
+    Unordered,
 }
 
 pub(crate) struct Gor {
@@ -641,6 +644,7 @@ impl State {
                 join(&mut self.gors[g].vc, &self.objs[o].rvc);
                 self.sync(g, o);
             }
+            Hb::Unordered => {}
         }
     }
 
@@ -814,11 +818,12 @@ impl State {
         }
     }
 
-    /// Completes every waiter's operation on `o` for it (see `Gor::granted`).
-    pub(crate) fn grant_all(&mut self, o: Oid) {
+    /// Completes every waiter's operation on `o` for it (see `Gor::granted`), each
+    /// ordered with `o` as `hb` says.
+    pub(crate) fn grant_all(&mut self, o: Oid, hb: Hb) {
         for g in std::mem::take(&mut self.objs[o].waiters) {
             self.gors[g].granted = true;
-            self.hand_off(g, o);
+            self.hand_off_as(g, o, hb);
         }
     }
 
