@@ -15,6 +15,7 @@ fn engines() -> Vec<Engine> {
         Engine::Random { seed: 7 },
         Engine::Pct { seed: 7, depth: 3 },
         Engine::Dfs,
+        Engine::Dpor,
     ]
 }
 
@@ -796,7 +797,7 @@ fn virtual_time_orders_timers_by_their_durations() {
         )
         .unwrap();
         assert!(virt.finding.is_none(), "{}", e.describe());
-        if matches!(e, Engine::Loom { .. } | Engine::Dfs) {
+        if matches!(e, Engine::Loom { .. } | Engine::Dfs | Engine::Dpor) {
             assert_eq!(
                 virt.explored.stop,
                 stalemate::Stop::Exhausted,
@@ -899,7 +900,7 @@ fn waiters_of_one_waitgroup_are_not_ordered_with_each_other() {
             }
             x.get();
         });
-        for e in engines().into_iter().chain([Engine::Dpor]) {
+        for e in engines() {
             let o = explore(&e, &b, model.clone(), None).unwrap();
             let key = o.finding.map(|f| f.violation().property.key());
             assert_eq!(
@@ -924,7 +925,7 @@ fn waiters_of_one_waitgroup_are_not_ordered_with_each_other() {
         x.get();
         wg.done();
     });
-    for e in engines().into_iter().chain([Engine::Dpor]) {
+    for e in engines() {
         let o = explore(&e, &b, model.clone(), None).unwrap();
         let key = o.finding.map(|f| f.violation().property.key());
         assert_eq!(key.as_deref(), Some("data-race"), "{}", e.describe());
