@@ -455,15 +455,16 @@ fn retell(model: ModelFn, quiet: &Finding, bounds: &Bounds) -> Result<Option<Fin
 /// use stalemate::explore::{census, Bounds, Engine};
 /// use std::sync::Arc;
 ///
-/// // Two senders into a channel with room for both: main receives in either order.
+/// // Two senders, each into a channel of its own with room for its value; main
+/// // receives from both, before or after each send.
 /// let main = Arc::new(|go: &stalemate::go::Go| {
-///     let ch = go.chan::<u8>("ch", 2);
-///     for (name, v) in [("one", 1), ("two", 2)] {
+///     let chans = [go.chan::<u8>("a", 1), go.chan::<u8>("b", 1)];
+///     for (name, ch) in [("one", &chans[0]), ("two", &chans[1])] {
 ///         let ch = ch.clone();
-///         go.go(name, move |_| ch.send(v));
+///         go.go(name, move |_| ch.send(1));
 ///     }
-///     ch.recv();
-///     ch.recv();
+///     chans[0].recv();
+///     chans[1].recv();
 /// });
 /// let dfs = census(&Engine::Dfs, &Bounds::default(), main.clone()).unwrap();
 /// let dpor = census(&Engine::Dpor, &Bounds::default(), main).unwrap();

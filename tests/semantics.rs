@@ -931,3 +931,61 @@ fn waiters_of_one_waitgroup_are_not_ordered_with_each_other() {
         assert_eq!(key.as_deref(), Some("data-race"), "{}", e.describe());
     }
 }
+
+/// A buffered channel orders as Go's race detector has it, through its slots: the k-th
+/// send before the k-th receive, the k-th receive before the (k+cap)-th send completes,
+/// and nothing between two sends in different slots (the sleeps fix the order in
+/// virtual time without ordering memory).
+#[test]
+fn a_buffered_channel_orders_through_its_slots() {
+    let b = with_time(stalemate::TimeMode::Virtual);
+    let run = |want: &str, model: ModelFn| {
+        for e in engines() {
+            let o = explore(&e, &b, model.clone(), None).unwrap();
+            let key = o.finding.map(|f| f.violation().property.key());
+            assert_eq!(key.as_deref().unwrap_or("pass"), want, "{}", e.describe());
+        }
+    };
+    // Two sends in two slots: the second sender learns nothing of the first.
+    run(
+        "data-race",
+        Arc::new(|go: &Go| {
+            let (x, c) = (go.var("x", 0u8), go.chan::<u8>("c", 2));
+            let (x1, c1) = (x.clone(), c.clone());
+            go.go("first", move |_| {
+                x1.set(1);
+                c1.send(1);
+            });
+            go.sleep(Duration::from_secs(1));
+            c.send(2);
+            x.get();
+        }),
+    );
+    // The receive of a value happens after its send, whichever slot; the receive of
+    // the first value happens before the send that refills its slot completes,
+    // whether that send waited (blocked on the full buffer) or came after.
+    for wait in [false, true] {
+        run(
+            "pass",
+            Arc::new(move |go: &Go| {
+                let (x, c) = (go.var("x", 0u8), go.chan::<u8>("c", 1));
+                let (x1, c1) = (x.clone(), c.clone());
+                c.send(0);
+                go.go("taker", move |go| {
+                    x1.set(1);
+                    if wait {
+                        go.sleep(Duration::from_secs(1));
+                    }
+                    c1.recv();
+                    go.sleep(Duration::from_secs(5));
+                    x1.get();
+                });
+                if !wait {
+                    go.sleep(Duration::from_secs(2));
+                }
+                c.send(1);
+                x.get();
+            }),
+        );
+    }
+}

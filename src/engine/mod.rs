@@ -466,6 +466,12 @@ pub(crate) enum Mode {
     /// step that released it) and is ordered after every `Done`, as a `Wait` that found
     /// the counter at zero is (an `Acquire` of the WaitGroup).
     Released,
+    /// A send into a buffered channel's free slot or a receive from its oldest one,
+    /// nobody waiting on the channel: an `Add` of the channel (every other use of it
+    /// conflicts), a write of its send or receive cursor (sends conflict with sends,
+    /// receives with receives) and of slot `slot` (a send and a receive conflict only
+    /// when they use one slot: the receive of the value the send put in).
+    Buffered { recv: bool, slot: usize },
     /// Touches nothing shared: a goroutine whose blocked operation another completed
     /// (a hand-off) only takes its result (see `State::hand_off`; a released `Wait`
     /// is `Released`); one that ends a wait that is no operation (main waiting for the

@@ -6,7 +6,7 @@
 use super::{Go, Obj};
 use crate::world::say;
 use crate::world::{
-    Attempt, Chan as ChanState, Dir, Fault, Gid, ObjKind, Oid, State, Val, Wait, World,
+    Attempt, Chan as ChanState, Dir, Fault, Gid, Hb, ObjKind, Oid, Pending, State, Val, Wait, World,
 };
 use std::collections::{BTreeSet, VecDeque};
 use std::marker::PhantomData;
@@ -57,6 +57,8 @@ impl Go {
             sendq: VecDeque::new(),
             receivers: BTreeSet::new(),
             senders: BTreeSet::new(),
+            slots: vec![Vec::new(); cap],
+            recvx: 0,
         };
         Chan {
             o: self.obj(name, ObjKind::Chan(c)),
@@ -305,10 +307,19 @@ fn fire(
                 if c.cap == 0 {
                     // Go: the receive happens before this send completes.
                     st.acquire_from(me, r);
+                    st.hand_off(r, id);
+                } else {
+                    // Go: the value passes through the slot the receive takes (an
+                    // empty buffer's), each goroutine synced with it, sender first.
+                    let i = c.recvx;
+                    c.recvx = (i + 1) % c.cap;
+                    st.hb = Hb::Unordered;
+                    st.sync_slot(me, id, i);
+                    st.sync_slot(r, id, i);
+                    st.hand_off_as(r, id, Hb::Unordered);
                 }
                 let v = tagged(st, me, case);
                 st.gors[r].fired = Some((rc, v));
-                st.hand_off(r, id);
                 let rn = st.gname(r);
                 return Attempt::Done(
                     (Some(i), None),
@@ -318,7 +329,11 @@ fn fire(
             let v = tagged(st, me, case).expect("send value");
             st.puts += 1;
             let c = chan(st, id);
+            let slot = (c.recvx + c.buf.len()) % c.cap;
             c.buf.push_back(v);
+            st.hb = Hb::Unordered;
+            st.sync_slot(me, id, slot);
+            let c = chan(st, id);
             let (len, cap) = (c.buf.len(), c.cap);
             let t = say!(st, "{tag}send on {name} (buffer {len}/{cap})");
             Attempt::Done((Some(i), None), t)
@@ -326,13 +341,20 @@ fn fire(
         None => {
             let c = chan(st, id);
             if let Some(v) = c.buf.pop_front() {
-                // A blocked sender's value moves into the freed slot.
-                if let Some((s, sc)) = c.sendq.pop_front() {
+                let slot = c.recvx;
+                c.recvx = (slot + 1) % c.cap;
+                let blocked = c.sendq.pop_front();
+                st.hb = Hb::Unordered;
+                st.sync_slot(me, id, slot);
+                // A blocked sender's value moves into the freed slot (the buffer was
+                // full, so the next send's slot is this one), synced after the receiver.
+                if let Some((s, sc)) = blocked {
                     let sv = take_offer(st, s, sc);
                     st.puts += 1;
                     chan(st, id).buf.push_back(sv);
                     st.gors[s].fired = Some((sc, None));
-                    st.hand_off(s, id);
+                    st.sync_slot(s, id, slot);
+                    st.hand_off_as(s, id, Hb::Unordered);
                 }
                 let c = chan(st, id);
                 let (len, cap) = (c.buf.len(), c.cap);
@@ -360,7 +382,7 @@ fn fire(
 fn run(w: &World, cases: &[Case<'_>], default: bool) -> Fired {
     let kind = w.kind;
     let objs: Vec<&Obj> = cases.iter().map(|c| c.o).collect();
-    let (index, value) = w.op(&objs, |st, me| {
+    let step = |st: &mut State, me| {
         let a = attempt(st, me, kind, cases, default);
         if let Attempt::Done((i, v), _) = &a {
             // What the goroutine learns: which case, and which value.
@@ -368,7 +390,18 @@ fn run(w: &World, cases: &[Case<'_>], default: bool) -> Fired {
             st.observed = crate::world::print::mix(case, v.as_ref().map_or(0, |v| v.tag));
         }
         a
-    });
+    };
+    // A plain send or receive says so, for an engine that reduces (`Pending::Send`).
+    let (index, value) = match cases {
+        [c] if !default => {
+            let p = match c.dir() {
+                Dir::Send => Pending::Send(c.o.id),
+                Dir::Recv => Pending::Recv(c.o.id),
+            };
+            w.marked(&objs, p, step)
+        }
+        _ => w.op(&objs, step),
+    };
     Fired {
         index,
         value: value.map(|v| v.v),

@@ -153,6 +153,7 @@ impl State {
                         }
                     }
                     p.put(c.buf.len() as u64);
+                    p.put(c.recvx as u64);
                     p.list(c.recvq.iter().flat_map(|&(g, k)| [g, k]));
                     p.list(c.sendq.iter().flat_map(|&(g, k)| [g, k]));
                     // Who ever used it: the wait-for report's peers.
@@ -244,5 +245,21 @@ impl State {
         // What an RWMutex's writers alone learn (`Obj::rvc`).
         let by_readers = self.objs.iter().enumerate().filter(|(_, o)| covers(&o.rvc));
         p.list(by_readers.map(|(i, _)| i));
+        // A buffered channel's slots (`Chan::slots`).
+        let by_slot = self
+            .objs
+            .iter()
+            .enumerate()
+            .flat_map(|(i, o)| match &o.kind {
+                ObjKind::Chan(c) => c
+                    .slots
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, v)| covers(v))
+                    .flat_map(|(k, _)| [i, k])
+                    .collect(),
+                _ => Vec::new(),
+            });
+        p.list(by_slot);
     }
 }

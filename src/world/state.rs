@@ -117,6 +117,15 @@ pub(crate) struct Chan {
     /// blocked goroutine is waiting for, in the wait-for report.
     pub receivers: BTreeSet<Gid>,
     pub senders: BTreeSet<Gid>,
+    /// A buffered channel's slots' clocks: as Go's race detector has it, each value
+    /// sent or received through the buffer syncs its goroutine with its slot only, so
+    /// the k-th send happens before the k-th receive, the k-th receive before the
+    /// (k+cap)-th send completes, and two sends (or receives) in different slots are
+    /// not ordered (`State::sync_slot`).
+    pub slots: Vec<Vec<u32>>,
+    /// The slot the next receive takes (Go's `recvx`); the next send's is `recvx` plus
+    /// the buffer's length.
+    pub recvx: usize,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -269,6 +278,10 @@ pub(crate) enum Pending {
     /// the counter cannot rise again before a waiter released at zero returns: waiting,
     /// and trying once it is zero, are the same.
     Wait(Oid),
+    /// A send (a select of one send case and no default) on a channel.
+    Send(Oid),
+    /// A receive (a select of one receive case and no default) from a channel.
+    Recv(Oid),
 }
 
 /// What a goroutine saw at a polling loop's head: if it sees the same at the next
@@ -543,6 +556,32 @@ impl State {
             // A read lock given back by a goroutine that holds none drops another's:
             // which one depends on who is in, so it is a write.
             Some(Pending::RUnlock(o)) if self.readers(o).iter().any(|h| h.gid == g) => Mode::Read,
+            // A send into a buffered channel's free slot, and a receive from its
+            // oldest one, with nobody waiting on it: each moves its own cursor and
+            // syncs with its own slot (`Chan::slots`), which are different slots
+            // whenever both can go without waiting (the buffer neither empty nor full).
+            Some(Pending::Send(o)) => match &self.objs[o].kind {
+                ObjKind::Chan(c)
+                    if !c.nil && !c.closed && c.recvq.is_empty() && c.buf.len() < c.cap =>
+                {
+                    Mode::Buffered {
+                        recv: false,
+                        slot: (c.recvx + c.buf.len()) % c.cap,
+                    }
+                }
+                _ => Mode::Write,
+            },
+            Some(Pending::Recv(o)) => match &self.objs[o].kind {
+                ObjKind::Chan(c)
+                    if !c.nil && !c.closed && !c.buf.is_empty() && c.sendq.is_empty() =>
+                {
+                    Mode::Buffered {
+                        recv: true,
+                        slot: c.recvx,
+                    }
+                }
+                _ => Mode::Write,
+            },
             _ => Mode::Write,
         }
     }
@@ -646,6 +685,18 @@ impl State {
             }
             Hb::Unordered => {}
         }
+    }
+
+    /// Goroutine `g` syncs with slot `i` of buffered channel `o` (Go's `racenotify`: a
+    /// release and an acquire on the slot), and starts a new epoch.
+    pub(crate) fn sync_slot(&mut self, g: Gid, o: Oid, i: usize) {
+        let ObjKind::Chan(c) = &mut self.objs[o].kind else {
+            unreachable!("not a channel")
+        };
+        let slot = &mut c.slots[i];
+        join(slot, &self.gors[g].vc);
+        self.gors[g].vc.clone_from(slot);
+        self.gors[g].vc[g] += 1;
     }
 
     /// Release only: a blocked sender's offer carries what it knows to its receiver.
@@ -982,8 +1033,8 @@ impl State {
     /// A timer's channel (capacity 1) receives its tick: handed to the first goroutine
     /// waiting on it, else kept in the buffer. True if it woke a goroutine.
     ///
-    /// A hand-off like any other (`hand_off`): the receiver syncs with the channel, as
-    /// from the buffer, and so starts a new epoch. A bare wake left it in the epoch its
+    /// A hand-off like any other: the receiver syncs with the slot, as from the
+    /// buffer (`sync_slot`), and so starts a new epoch. A bare wake left it in the epoch its
     /// select's send offers had released into their channels: their clocks covered its
     /// later accesses (ordering them before those channels' later receivers), which the
     /// state's fingerprint (`world::print`) rightly assumes no other clock does.
@@ -996,9 +1047,14 @@ impl State {
             tag: 0,
         };
         if let Some((r, case)) = c.recvq.pop_front() {
+            // Through the slot the next receive takes, as any buffered send to a
+            // waiting receiver (the clock's send orders nothing of its own).
+            let i = c.recvx;
+            c.recvx = (i + 1) % c.cap;
             let tick = tick();
             self.gors[r].fired = Some((case, Some(tick)));
-            self.hand_off(r, o);
+            self.sync_slot(r, o, i);
+            self.hand_off_as(r, o, Hb::Unordered);
             return true;
         }
         if c.buf.len() < c.cap {

@@ -27,9 +27,11 @@ pub fn text(o: &Output) -> String {
 /// without the steps of an attempt that
 /// waited for a mutex or a WaitGroup (`lock m0: held by g1, waits`, `wait wg: counter
 /// 2, waits`), with a released Wait as any Wait, and without the counter a `Done`
-/// left (Go's `Done` returns nothing; reports print it). dpor keeps a lock attempt back
+/// left (Go's `Done` returns nothing; reports print it), nor how full a buffer was at
+/// a send or receive (`send on c (buffer 1/2)`). dpor keeps a lock attempt back
 /// until the mutex is free (`Pending::Lock`) and lets Dones commute
-/// (`Pending::Done`), so it never takes some of those steps in some orders.
+/// (`Pending::Done`) and buffered sends and receives commute (`Mode::Buffered`), so it
+/// never takes some of those steps in some orders.
 #[allow(dead_code)] // not every test crate compares outcomes
 pub fn unwaited(outcomes: &BTreeSet<String>) -> BTreeSet<String> {
     outcomes
@@ -46,6 +48,13 @@ pub fn unwaited(outcomes: &BTreeSet<String>) -> BTreeSet<String> {
                         })
                         .map(|s| {
                             let s = s.replace(" (released at zero)", "");
+                            // How full a buffer was at a send or receive that did not
+                            // wait: no goroutine sees it but through `len`, which
+                            // orders it (`Mode::Buffered`).
+                            let s = match s.find(" (buffer ") {
+                                Some(i) if s.ends_with(')') => s[..i].to_string(),
+                                _ => s,
+                            };
                             match s.find(" (counter ") {
                                 Some(i) if s.starts_with("done ") => s[..i].to_string(),
                                 _ => s,

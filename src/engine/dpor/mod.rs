@@ -188,7 +188,7 @@ impl G {
     fn step_into(&self, mode: super::Mode, a: &mut Accesses) {
         let how = match mode {
             super::Mode::Write | super::Mode::Local => Access::Write,
-            super::Mode::Add | super::Mode::Registers => Access::Add,
+            super::Mode::Add | super::Mode::Registers | super::Mode::Buffered { .. } => Access::Add,
             super::Mode::Read => Access::Read,
             super::Mode::Acquire | super::Mode::Released => Access::Acquire,
             super::Mode::Release => Access::Release,
@@ -203,6 +203,12 @@ impl G {
             // leave alone.
             if mode == super::Mode::Registers && k == Access::Write {
                 a.push((waiters(o), Access::Write));
+            }
+            if let super::Mode::Buffered { recv, slot } = mode
+                && k == Access::Write
+            {
+                a.push((cursor(o, recv), Access::Write));
+                a.push((slot_obj(o, slot), Access::Write));
             }
         }
         if a.len() > 1 {
@@ -306,6 +312,21 @@ pub(crate) fn object() -> Obj {
 /// The waiter list of WaitGroup `o`, an object of its own (`Mode::Registers`).
 fn waiters(o: Obj) -> Obj {
     mix(o ^ 0x0077_6169_7465_7273) >> 1
+}
+
+/// Channel `o`'s receive cursor (`recv`) or send cursor, an object of its own
+/// (`Mode::Buffered`).
+fn cursor(o: Obj, recv: bool) -> Obj {
+    mix(o ^ if recv {
+        0x0072_6563_7678
+    } else {
+        0x0073_656e_6478
+    }) >> 1
+}
+
+/// Slot `i` of buffered channel `o`, an object of its own (`Mode::Buffered`).
+fn slot_obj(o: Obj, i: usize) -> Obj {
+    mix(mix(o ^ 0x0000_736c_6f74) ^ i as u64) >> 1
 }
 
 /// splitmix64's finaliser.
