@@ -279,7 +279,7 @@ fn a_racy_program_gets_a_race_not_every_violation() {
 }
 
 /// A timer's tick handed to a blocked select is a hand-off like any other: the select
-/// syncs with the timer's channel, as it does taking the tick from the buffer. It used
+/// syncs with the tick's slot, as it does taking the tick from the buffer. It used
 /// not to, and stayed in the epoch its send offer (on c0) had released into c0's clock,
 /// so c0 covered main's later write: the state after the select, equal by its
 /// fingerprint whichever way the tick came, had futures that differed in a clock, and

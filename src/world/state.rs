@@ -1039,18 +1039,21 @@ impl State {
     /// later accesses (ordering them before those channels' later receivers), which the
     /// state's fingerprint (`world::print`) rightly assumes no other clock does.
     pub(crate) fn fire_timer(&mut self, o: Oid) -> bool {
-        let ObjKind::Chan(c) = &mut self.objs[o].kind else {
+        let Obj { kind, vc, .. } = &mut self.objs[o];
+        let ObjKind::Chan(c) = kind else {
             unreachable!("a timer's object is a channel")
         };
         let tick = || Val {
             v: Box::new(()),
             tag: 0,
         };
+        // The tick goes through a slot, as any buffered send. As Go's race detector has
+        // it, the timer's run first acquires what arming it released (`NewTimer`,
+        // `Reset`: operations on its channel), so that goes into the slot too.
         if let Some((r, case)) = c.recvq.pop_front() {
-            // Through the slot the next receive takes, as any buffered send to a
-            // waiting receiver (the clock's send orders nothing of its own).
             let i = c.recvx;
             c.recvx = (i + 1) % c.cap;
+            join(&mut c.slots[i], vc);
             let tick = tick();
             self.gors[r].fired = Some((case, Some(tick)));
             self.sync_slot(r, o, i);
@@ -1058,6 +1061,8 @@ impl State {
             return true;
         }
         if c.buf.len() < c.cap {
+            let i = (c.recvx + c.buf.len()) % c.cap;
+            join(&mut c.slots[i], vc);
             c.buf.push_back(tick());
             self.puts += 1;
         }
