@@ -1,5 +1,5 @@
 //! The differential test that gates every reduction: proptest generates small Go
-//! programs (every primitive: mutexes, RWMutexes, channels of capacity 0 and 1, nil
+//! programs (every primitive: mutexes, RWMutexes, channels of capacity 0, 1 and 2, nil
 //! channels, close, selects with and without default, selects with several cases ready
 //! (each engine explores every choice), `select {}`, selects behind a branch, WaitGroups, Once, sync.Cond, a timer (`time.After`, or `time.NewTimer` with `Stop`), `rand.Intn` branches, sleeps, plain variables, model data, polling
 //! loops on a variable under a lock and on a channel; time mode
