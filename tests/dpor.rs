@@ -3,7 +3,7 @@
 //! reductions with a program that would break it if it were unsound.
 
 use stalemate::explore::{Bounds, Census, Engine, ModelFn, census, explore};
-use stalemate::go::Go;
+use stalemate::go::{Chan, Go, Var};
 use std::sync::Arc;
 use std::time::Duration;
 mod common;
@@ -828,6 +828,21 @@ fn buffered_sends_and_receives_commute() {
     assert_eq!(traces(&dpor), (4, 4));
 }
 
+/// Goroutines `a` and `b` each write a variable of their own (`xa`, `xb`), then send
+/// on `c` (capacity 2).
+fn two_writers_sending(go: &Go) -> (Chan<u8>, Var<u8>, Var<u8>) {
+    let c = go.chan::<u8>("c", 2);
+    let (xa, xb) = (go.var("xa", 0u8), go.var("xb", 0u8));
+    for (name, x, v) in [("a", &xa, 1), ("b", &xb, 2)] {
+        let (c, x) = (c.clone(), x.clone());
+        go.go(name, move |_| {
+            x.set(v);
+            c.send(v);
+        });
+    }
+    (c, xa, xb)
+}
+
 /// Two sends into one buffered channel do not commute even when the buffer has room
 /// for both: the order decides which value the receiver takes, and so which sender's
 /// write it is ordered after (each sync is with its value's slot). Without the send
@@ -835,18 +850,7 @@ fn buffered_sends_and_receives_commute() {
 #[test]
 fn two_buffered_sends_are_explored_in_both_orders() {
     let model: ModelFn = Arc::new(|go: &Go| {
-        let c = go.chan::<u8>("c", 2);
-        let (xa, xb) = (go.var("xa", 0u8), go.var("xb", 0u8));
-        let (ca, wa) = (c.clone(), xa.clone());
-        go.go("a", move |_| {
-            wa.set(1);
-            ca.send(1);
-        });
-        let (cb, wb) = (c.clone(), xb.clone());
-        go.go("b", move |_| {
-            wb.set(2);
-            cb.send(2);
-        });
+        let (c, xa, xb) = two_writers_sending(go);
         if c.recv() == Some(1) {
             xa.get();
         } else {
@@ -857,18 +861,7 @@ fn two_buffered_sends_are_explored_in_both_orders() {
     assert!(dfs.violations.is_empty(), "{:?}", dfs.violations);
     // Reading one writer's variable races only when the other's value came first.
     let racy: ModelFn = Arc::new(|go: &Go| {
-        let c = go.chan::<u8>("c", 2);
-        let (xa, xb) = (go.var("xa", 0u8), go.var("xb", 0u8));
-        let (ca, wa) = (c.clone(), xa.clone());
-        go.go("a", move |_| {
-            wa.set(1);
-            ca.send(1);
-        });
-        let (cb, wb) = (c.clone(), xb.clone());
-        go.go("b", move |_| {
-            wb.set(2);
-            cb.send(2);
-        });
+        let (c, xa, _) = two_writers_sending(go);
         // After both sends (the clock's advance orders no memory).
         go.sleep(Duration::from_secs(1));
         c.recv();
