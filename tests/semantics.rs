@@ -40,10 +40,20 @@ fn expect_on(
     want: &str,
     model: impl Fn(&Go) + Send + Sync + 'static,
 ) -> String {
+    expect_in(engines, &bounds(), want, model)
+}
+
+/// `expect_on` under bounds `b` (virtual time, say).
+fn expect_in(
+    engines: Vec<Engine>,
+    b: &Bounds,
+    want: &str,
+    model: impl Fn(&Go) + Send + Sync + 'static,
+) -> String {
     let model: ModelFn = Arc::new(model);
     let mut msg = String::new();
     for e in engines {
-        let o = explore(&e, &bounds(), model.clone(), None).unwrap();
+        let o = explore(&e, b, model.clone(), None).unwrap();
         let got = o
             .finding
             .as_ref()
@@ -878,7 +888,7 @@ fn sleep_in_virtual_time_wakes_in_deadline_order_and_replays() {
 fn waiters_of_one_waitgroup_are_not_ordered_with_each_other() {
     let b = with_time(stalemate::TimeMode::Virtual);
     for blocked in [false, true] {
-        let model: ModelFn = Arc::new(move |go: &Go| {
+        let model = move |go: &Go| {
             let (x, wg) = (go.var("x", 0u8), go.waitgroup("wg"));
             if blocked {
                 wg.add(1);
@@ -899,20 +909,11 @@ fn waiters_of_one_waitgroup_are_not_ordered_with_each_other() {
                 go.sleep(Duration::from_secs(2));
             }
             x.get();
-        });
-        for e in engines() {
-            let o = explore(&e, &b, model.clone(), None).unwrap();
-            let key = o.finding.map(|f| f.violation().property.key());
-            assert_eq!(
-                key.as_deref(),
-                Some("data-race"),
-                "blocked {blocked}, {}",
-                e.describe()
-            );
-        }
+        };
+        expect_in(engines(), &b, "data-race", model);
     }
     // A Done publishes what its goroutine wrote to the waiter, not to a later `Add`.
-    let model: ModelFn = Arc::new(|go: &Go| {
+    expect_in(engines(), &b, "data-race", |go| {
         let (x, wg) = (go.var("x", 0u8), go.waitgroup("wg"));
         wg.add(1);
         let (x1, w1) = (x.clone(), wg.clone());
@@ -925,11 +926,6 @@ fn waiters_of_one_waitgroup_are_not_ordered_with_each_other() {
         x.get();
         wg.done();
     });
-    for e in engines() {
-        let o = explore(&e, &b, model.clone(), None).unwrap();
-        let key = o.finding.map(|f| f.violation().property.key());
-        assert_eq!(key.as_deref(), Some("data-race"), "{}", e.describe());
-    }
 }
 
 /// A buffered channel orders as Go's race detector has it, through its slots: the k-th
@@ -939,54 +935,41 @@ fn waiters_of_one_waitgroup_are_not_ordered_with_each_other() {
 #[test]
 fn a_buffered_channel_orders_through_its_slots() {
     let b = with_time(stalemate::TimeMode::Virtual);
-    let run = |want: &str, model: ModelFn| {
-        for e in engines() {
-            let o = explore(&e, &b, model.clone(), None).unwrap();
-            let key = o.finding.map(|f| f.violation().property.key());
-            assert_eq!(key.as_deref().unwrap_or("pass"), want, "{}", e.describe());
-        }
-    };
     // Two sends in two slots: the second sender learns nothing of the first.
-    run(
-        "data-race",
-        Arc::new(|go: &Go| {
-            let (x, c) = (go.var("x", 0u8), go.chan::<u8>("c", 2));
-            let (x1, c1) = (x.clone(), c.clone());
-            go.go("first", move |_| {
-                x1.set(1);
-                c1.send(1);
-            });
-            go.sleep(Duration::from_secs(1));
-            c.send(2);
-            x.get();
-        }),
-    );
+    expect_in(engines(), &b, "data-race", |go| {
+        let (x, c) = (go.var("x", 0u8), go.chan::<u8>("c", 2));
+        let (x1, c1) = (x.clone(), c.clone());
+        go.go("first", move |_| {
+            x1.set(1);
+            c1.send(1);
+        });
+        go.sleep(Duration::from_secs(1));
+        c.send(2);
+        x.get();
+    });
     // The receive of a value happens after its send, whichever slot; the receive of
     // the first value happens before the send that refills its slot completes,
     // whether that send waited (blocked on the full buffer) or came after.
     for wait in [false, true] {
-        run(
-            "pass",
-            Arc::new(move |go: &Go| {
-                let (x, c) = (go.var("x", 0u8), go.chan::<u8>("c", 1));
-                let (x1, c1) = (x.clone(), c.clone());
-                c.send(0);
-                go.go("taker", move |go| {
-                    x1.set(1);
-                    if wait {
-                        go.sleep(Duration::from_secs(1));
-                    }
-                    c1.recv();
-                    go.sleep(Duration::from_secs(5));
-                    x1.get();
-                });
-                if !wait {
-                    go.sleep(Duration::from_secs(2));
+        expect_in(engines(), &b, "pass", move |go| {
+            let (x, c) = (go.var("x", 0u8), go.chan::<u8>("c", 1));
+            let (x1, c1) = (x.clone(), c.clone());
+            c.send(0);
+            go.go("taker", move |go| {
+                x1.set(1);
+                if wait {
+                    go.sleep(Duration::from_secs(1));
                 }
-                c.send(1);
-                x.get();
-            }),
-        );
+                c1.recv();
+                go.sleep(Duration::from_secs(5));
+                x1.get();
+            });
+            if !wait {
+                go.sleep(Duration::from_secs(2));
+            }
+            c.send(1);
+            x.get();
+        });
     }
 }
 
@@ -998,9 +981,9 @@ fn a_buffered_channel_orders_through_its_slots() {
 /// (with it, the read would race, in Go too).
 #[test]
 fn a_tick_is_ordered_after_the_reset_that_armed_it() {
-    let time = stalemate::TimeMode::Virtual;
+    let b = with_time(stalemate::TimeMode::Virtual);
     for late in [false, true] {
-        let model: ModelFn = Arc::new(move |go: &Go| {
+        expect_in(engines(), &b, "pass", move |go| {
             let x = go.var("x", 0u8);
             let t = Arc::new(go.timer("t", Duration::from_secs(60)));
             t.stop();
@@ -1019,15 +1002,5 @@ fn a_tick_is_ordered_after_the_reset_that_armed_it() {
             t.reset(Duration::from_millis(1));
             done.recv();
         });
-        for e in engines() {
-            let o = explore(&e, &with_time(time), model.clone(), None).unwrap();
-            let key = o.finding.map(|f| f.violation().property.key());
-            assert_eq!(
-                key.as_deref().unwrap_or("pass"),
-                "pass",
-                "{time:?}, late {late}, {}",
-                e.describe()
-            );
-        }
     }
 }

@@ -311,12 +311,10 @@ fn fire(
                 } else {
                     // Go: the value passes through the slot the receive takes (an
                     // empty buffer's), each goroutine synced with it, sender first.
-                    let i = c.recvx;
-                    c.recvx = (i + 1) % c.cap;
+                    let i = c.take_slot();
                     st.hb = Hb::Unordered;
                     st.sync_slot(me, id, i);
-                    st.sync_slot(r, id, i);
-                    st.hand_off_as(r, id, Hb::Unordered);
+                    st.hand_off_through(r, id, i);
                 }
                 let v = tagged(st, me, case);
                 st.gors[r].fired = Some((rc, v));
@@ -329,7 +327,7 @@ fn fire(
             let v = tagged(st, me, case).expect("send value");
             st.puts += 1;
             let c = chan(st, id);
-            let slot = (c.recvx + c.buf.len()) % c.cap;
+            let slot = c.send_slot();
             c.buf.push_back(v);
             st.hb = Hb::Unordered;
             st.sync_slot(me, id, slot);
@@ -341,8 +339,7 @@ fn fire(
         None => {
             let c = chan(st, id);
             if let Some(v) = c.buf.pop_front() {
-                let slot = c.recvx;
-                c.recvx = (slot + 1) % c.cap;
+                let slot = c.take_slot();
                 let blocked = c.sendq.pop_front();
                 st.hb = Hb::Unordered;
                 st.sync_slot(me, id, slot);
@@ -353,8 +350,7 @@ fn fire(
                     st.puts += 1;
                     chan(st, id).buf.push_back(sv);
                     st.gors[s].fired = Some((sc, None));
-                    st.sync_slot(s, id, slot);
-                    st.hand_off_as(s, id, Hb::Unordered);
+                    st.hand_off_through(s, id, slot);
                 }
                 let c = chan(st, id);
                 let (len, cap) = (c.buf.len(), c.cap);

@@ -246,20 +246,14 @@ impl State {
         let by_readers = self.objs.iter().enumerate().filter(|(_, o)| covers(&o.rvc));
         p.list(by_readers.map(|(i, _)| i));
         // A buffered channel's slots (`Chan::slots`).
-        let by_slot = self
-            .objs
-            .iter()
-            .enumerate()
-            .flat_map(|(i, o)| match &o.kind {
-                ObjKind::Chan(c) => c
-                    .slots
-                    .iter()
-                    .enumerate()
-                    .filter(|(_, v)| covers(v))
-                    .flat_map(|(k, _)| [i, k])
-                    .collect(),
-                _ => Vec::new(),
-            });
+        let by_slot = self.objs.iter().enumerate().flat_map(|(i, o)| {
+            let slots: &[Vec<u32>] = match &o.kind {
+                ObjKind::Chan(c) => &c.slots,
+                _ => &[],
+            };
+            let covered = slots.iter().enumerate().filter(|(_, v)| covers(v));
+            covered.flat_map(move |(k, _)| [i, k])
+        });
         p.list(by_slot);
     }
 }

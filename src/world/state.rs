@@ -128,6 +128,20 @@ pub(crate) struct Chan {
     pub recvx: usize,
 }
 
+impl Chan {
+    /// The slot the next send into the buffer takes (Go's `sendx`).
+    pub fn send_slot(&self) -> usize {
+        (self.recvx + self.buf.len()) % self.cap
+    }
+
+    /// The slot the next receive takes, and moves the receive cursor past it.
+    pub fn take_slot(&mut self) -> usize {
+        let i = self.recvx;
+        self.recvx = (i + 1) % self.cap;
+        i
+    }
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum OnceState {
     New,
@@ -214,8 +228,9 @@ pub(crate) enum Hb {
     ReaderRelease,
     /// `Sync`, and learns what every read lock given back knew (a write lock taken).
     Writer,
-    /// Orders nothing (`WaitGroup.Add` above zero: Go's race detector only checks it
-    /// against a `Wait`, as misuse).
+    /// Orders nothing with the object: `WaitGroup.Add` above zero (Go's race detector
+    /// only checks it against a `Wait`, as misuse), and a buffered channel's send or
+    /// receive, which syncs with its slot instead (`State::sync_slot`).
     Unordered,
 }
 
@@ -566,7 +581,7 @@ impl State {
                 {
                     Mode::Buffered {
                         recv: false,
-                        slot: (c.recvx + c.buf.len()) % c.cap,
+                        slot: c.send_slot(),
                     }
                 }
                 _ => Mode::Write,
@@ -697,6 +712,14 @@ impl State {
         join(slot, &self.gors[g].vc);
         self.gors[g].vc.clone_from(slot);
         self.gors[g].vc[g] += 1;
+    }
+
+    /// Completes goroutine `g`'s blocked operation on buffered channel `o` with a value
+    /// through slot `i`: `g` syncs with the slot (after whoever passed the value did),
+    /// and its hand-off orders nothing else.
+    pub(crate) fn hand_off_through(&mut self, g: Gid, o: Oid, i: usize) {
+        self.sync_slot(g, o, i);
+        self.hand_off_as(g, o, Hb::Unordered);
     }
 
     /// Release only: a blocked sender's offer carries what it knows to its receiver.
@@ -1033,11 +1056,11 @@ impl State {
     /// A timer's channel (capacity 1) receives its tick: handed to the first goroutine
     /// waiting on it, else kept in the buffer. True if it woke a goroutine.
     ///
-    /// A hand-off like any other: the receiver syncs with the slot, as from the
-    /// buffer (`sync_slot`), and so starts a new epoch. A bare wake left it in the epoch its
-    /// select's send offers had released into their channels: their clocks covered its
-    /// later accesses (ordering them before those channels' later receivers), which the
-    /// state's fingerprint (`world::print`) rightly assumes no other clock does.
+    /// A hand-off like any other: the receiver syncs with the slot, as from the buffer
+    /// (`hand_off_through`), and so starts a new epoch. A bare wake left it in the epoch
+    /// its select's send offers had released into their channels: their clocks covered
+    /// its later accesses (ordering them before those channels' later receivers), which
+    /// the state's fingerprint (`world::print`) rightly assumes no other clock does.
     pub(crate) fn fire_timer(&mut self, o: Oid) -> bool {
         let Obj { kind, vc, .. } = &mut self.objs[o];
         let ObjKind::Chan(c) = kind else {
@@ -1051,17 +1074,15 @@ impl State {
         // it, the timer's run first acquires what arming it released (`NewTimer`,
         // `Reset`: operations on its channel), so that goes into the slot too.
         if let Some((r, case)) = c.recvq.pop_front() {
-            let i = c.recvx;
-            c.recvx = (i + 1) % c.cap;
+            let i = c.take_slot();
             join(&mut c.slots[i], vc);
             let tick = tick();
             self.gors[r].fired = Some((case, Some(tick)));
-            self.sync_slot(r, o, i);
-            self.hand_off_as(r, o, Hb::Unordered);
+            self.hand_off_through(r, o, i);
             return true;
         }
         if c.buf.len() < c.cap {
-            let i = (c.recvx + c.buf.len()) % c.cap;
+            let i = c.send_slot();
             join(&mut c.slots[i], vc);
             c.buf.push_back(tick());
             self.puts += 1;
