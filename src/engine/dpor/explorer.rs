@@ -1749,7 +1749,16 @@ fn insert_list(list: &mut Vec<WuNode>, mut w: Vec<Event>, active: Option<Tid>) -
                 w.remove(k);
             }
             if c.children.is_empty() {
-                return false; // a leaf that is a weak prefix of w: w is covered
+                // A leaf that begins like w (a weak prefix of it). Optimal DPOR drops w
+                // here, counting on the leaf's exploration to reach it; that failed
+                // where a goroutine asleep below the leaf had made this insertion from
+                // its own branch, and each counted on the other
+                // (`a_sequence_a_branch_begins_is_still_followed`). The leaf carries
+                // the rest of w instead.
+                if !w.is_empty() && c.ev.complete {
+                    return insert_list(&mut c.children, w, None);
+                }
+                return false;
             }
             return insert_list(&mut c.children, w, None);
         }
