@@ -118,13 +118,11 @@ impl EngineRun {
         match (&self.explored.stop, &self.engine) {
             (Stop::Found, _) => format!("{n}, stopped at the violation"),
             (Stop::Exhausted, _) if let Some(p) = self.explored.part => format!(
-                "{n}: every interleaving of part {}/{} of the tree (of its {} units, numbers {}, {}, {}, ...; proven for these parameters once every part is)",
+                "{n}: every interleaving of part {}/{} of the tree ({} of its {} units, picked by a mix of their numbers; proven for these parameters once every part is)",
                 p.k + 1,
                 p.n,
+                p.own,
                 p.units,
-                p.k + 1,
-                p.k + 1 + p.n,
-                p.k + 1 + 2 * p.n
             ),
             (Stop::Exhausted, e) => format!("{n}: {}", e.exhausted()),
             (Stop::Iterations, Engine::Turmoil(_)) => {

@@ -103,8 +103,8 @@ impl Scenario {
             part: self.part.filter(|_| spec.engine.splits()),
             // A part needs units to be one: a run with no cut is cut for it.
             split: match self.part {
-                Some(_) => spec.split.max(crate::engine::DPOR_PART_SPLIT),
-                None => spec.split,
+                Some(_) if spec.split == 0 => crate::engine::DPOR_PART_SPLIT,
+                _ => spec.split,
             },
         }
     }

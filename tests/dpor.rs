@@ -617,6 +617,7 @@ fn two_parts_cover_the_tree_once() {
     let (u0, u1) = (p0.explored.part.unwrap(), p1.explored.part.unwrap());
     assert_eq!((u0.k, u0.n, u1.k, u1.n), (0, 2, 1, 2));
     assert!(u0.units == u1.units && u0.units > 2, "{u0:?} {u1:?}");
+    assert_eq!(u0.own + u1.own, u0.units, "every unit in one part");
     let both: std::collections::BTreeSet<String> =
         p0.outcomes.union(&p1.outcomes).cloned().collect();
     assert_eq!(both, whole.outcomes);
@@ -873,6 +874,29 @@ fn two_buffered_sends_are_explored_in_both_orders() {
         xa.get();
     });
     races_as_dfs_does_in_virtual_time(racy);
+}
+
+/// A tree cut into units explores each trace about once: a unit keeps the goroutines
+/// asleep where it starts asleep, so it leaves the traces they begin to their earlier
+/// branches' units. Eight lockers cut at the 2nd decision point ran 1,164,241
+/// executions for their 40,320 traces while a unit started with no goroutine asleep;
+/// now 52,139 (the levels above the cut are expanded, and some executions end with
+/// only such goroutines left, asleep). Two parts of it run what it runs between them.
+#[test]
+fn a_cut_tree_explores_each_trace_about_once() {
+    let b = bounds().split(2);
+    let (t, n) = traces(&run_in(&Engine::Dpor, &b, locks(8, true)));
+    assert_eq!(t, 40_320);
+    assert!(2 * n <= 3 * t, "{n} executions for {t} traces");
+    let part = |k| {
+        traces(&run_in(
+            &Engine::Dpor,
+            &b.clone().part(k, 2),
+            locks(8, true),
+        ))
+    };
+    let (p0, p1) = (part(0), part(1));
+    assert_eq!((p0.0 + p1.0, p0.1 + p1.1), (t, n));
 }
 
 /// The status manager's shape, cut down: a worker tries twice to send a status into a

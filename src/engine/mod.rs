@@ -21,8 +21,10 @@ use std::sync::atomic::Ordering::SeqCst;
 /// more than one unit (`engine::dpor`'s `split`).
 pub const DPOR_SPLIT: u32 = 0;
 
-/// The cut of a dpor run split into parts (`--shard`) whose scenario sets none.
-pub const DPOR_PART_SPLIT: u32 = 4;
+/// The cut of a dpor run split into parts (`--shard`) whose scenario sets none: deep
+/// enough for a hundred units or so on a real proof, which spreads the work evenly
+/// over a few parts (docs/dpor.md, "Machines"); a shallow cut has too few units.
+pub const DPOR_PART_SPLIT: u32 = 8;
 
 /// loom's limit on threads per execution, main included (`loom::MAX_THREADS`).
 pub(crate) const LOOM_MAX_THREADS: usize = loom::MAX_THREADS;
@@ -726,13 +728,14 @@ impl Explored {
     }
 }
 
-/// Part `k` (from 0) of `n` of a tree cut into `units` units (`dpor`): the units whose
-/// number is `k` modulo `n`.
+/// Part `k` (from 0) of `n` of a tree cut into `units` units (`dpor`): the units a mix
+/// of whose number is `k` modulo `n`, `own` of them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Part {
     pub k: u32,
     pub n: u32,
     pub units: u64,
+    pub own: u64,
 }
 
 impl Part {
@@ -741,6 +744,7 @@ impl Part {
         k: 0,
         n: 1,
         units: 0,
+        own: 0,
     };
 }
 

@@ -5,7 +5,7 @@
 //! numbered in the order of the tree's depth-first walk, and what a unit explores does
 //! not depend on who explores it. Every thread walks the levels above the units itself
 //! and takes the next unit no thread has taken; part `k` of `n` takes only the units
-//! whose number is `k` modulo `n`. So the count and the verdict are the same for any
+//! a mix of whose number is `k` modulo `n` (`part_of`). So the count and the verdict are the same for any
 //! number of threads, and so is the finding: the first in the walk's order, numbered
 //! by the executions of the units before it. A thread with nothing else to do may
 //! join an exploration under way (`help`) on the same terms.
@@ -40,6 +40,19 @@ fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 struct Taker {
     shared: Arc<Shared>,
     part: Part,
+    /// Units of this part met so far, in the walk's order.
+    met: u64,
+}
+
+/// The part of `n` unit `unit` belongs to: by a mix of its number, not the number
+/// modulo `n`, for a tree's large units often come at a fixed stride in the walk's
+/// order (the first branch below each branch above the cut), and a stride that is a
+/// multiple of `n` would put them all in one part.
+pub(crate) fn part_of(unit: u64, n: u64) -> u64 {
+    let mut z = unit.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    (z ^ (z >> 31)) % n
 }
 
 impl Units for Taker {
@@ -48,12 +61,13 @@ impl Units for Taker {
             return Claim::Past;
         }
         let (k, n) = (u64::from(self.part.k), u64::from(self.part.n));
-        if unit % n != k {
+        if part_of(unit, n) != k {
             return Claim::Other;
         }
         // Every thread meets the units in one order, so the part's units before this
         // one are taken: it is ours if the count is still at it.
-        let j = unit / n;
+        let j = self.met;
+        self.met += 1;
         match self.shared.taken.compare_exchange(j, j + 1, SeqCst, SeqCst) {
             Ok(_) => Claim::Mine,
             Err(_) => Claim::Other,
@@ -189,7 +203,8 @@ pub(crate) fn explore(
         explored.traces = Some(traces);
     }
     if part.n > 1 {
-        explored.part = Some(Part { units, ..part });
+        let own = shared.taken.load(SeqCst);
+        explored.part = Some(Part { units, own, ..part });
     }
     Ok(explored)
 }
@@ -200,6 +215,7 @@ fn worker(shared: &Arc<Shared>, part: Part, split: u32, budget: &Budget, body: B
     let taker = Taker {
         shared: shared.clone(),
         part,
+        met: 0,
     };
     let explorer = Explorer::split(split, Some(Box::new(taker)));
     let sh = shared.clone();
