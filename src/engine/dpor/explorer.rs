@@ -1910,10 +1910,10 @@ mod tests {
         }
     }
 
-    /// The traces dpor's explorer reaches, and its executions.
-    fn explored(threads: &[Vec<Op>]) -> (BTreeSet<Vec<Tid>>, u64) {
-        let mut x = Explorer::new();
-        let mut seen = BTreeSet::new();
+    /// The traces explorer `x` reaches on a program (each counted once, or it
+    /// panics), how many executions counted, and how many ran.
+    fn drive(mut x: Explorer, threads: &[Vec<Op>]) -> (BTreeSet<Vec<Tid>>, u64, u64) {
+        let (mut seen, mut counted) = (BTreeSet::new(), 0);
         while x.begin() {
             let mut run = Run::new(threads);
             let mut exec = Vec::new();
@@ -1921,7 +1921,8 @@ mod tests {
                 let (enabled, blocked) = run.next();
                 if enabled.is_empty() {
                     if x.end(Vec::new(), blocked) {
-                        seen.insert(canonical(&exec));
+                        assert!(seen.insert(canonical(&exec)), "counted twice: {threads:?}");
+                        counted += 1;
                     }
                     break;
                 }
@@ -1932,7 +1933,23 @@ mod tests {
                 exec.push(run.step(t as usize));
             }
         }
-        (seen, x.stats.executions)
+        (seen, counted, x.stats.executions)
+    }
+
+    /// `STALEMATE_OPT_CASES` programs (300 by default), each with its traces by brute
+    /// force.
+    fn generated(seed: u64) -> impl Iterator<Item = (Vec<Vec<Op>>, BTreeSet<Vec<Tid>>)> {
+        let cases = std::env::var("STALEMATE_OPT_CASES")
+            .ok()
+            .and_then(|n| n.parse().ok())
+            .unwrap_or(300);
+        let mut rng = seed;
+        (0..cases).map(move |_| {
+            let threads = program(&mut rng);
+            let mut all = BTreeSet::new();
+            all_traces(Run::new(&threads), &mut Vec::new(), &mut all);
+            (threads, all)
+        })
     }
 
     /// `analyze`'s shortcuts against the definitions they stand for, on random
@@ -2072,17 +2089,10 @@ mod tests {
     /// `STALEMATE_OPT_CASES=N` runs N programs (300 by default).
     #[test]
     fn one_execution_per_trace_on_generated_programs() {
-        let cases = std::env::var("STALEMATE_OPT_CASES")
-            .ok()
-            .and_then(|n| n.parse().ok())
-            .unwrap_or(300);
-        let mut rng = 20261125u64;
-        let (mut traces, mut executions) = (0, 0);
-        for _ in 0..cases {
-            let threads = program(&mut rng);
-            let mut all = BTreeSet::new();
-            all_traces(Run::new(&threads), &mut Vec::new(), &mut all);
-            let (seen, n) = explored(&threads);
+        let (mut cases, mut traces, mut executions) = (0, 0, 0);
+        for (threads, all) in generated(20261125) {
+            cases += 1;
+            let (seen, _, n) = drive(Explorer::new(), &threads);
             assert_eq!(seen, all, "{threads:?}");
             assert!(
                 n <= 2 * all.len() as u64,
@@ -2099,52 +2109,17 @@ mod tests {
         );
     }
 
-    /// The traces a tree cut at the `depth`-th decision point reaches (every unit
-    /// explored by one explorer), how many executions counted as a trace, and how
-    /// many ran.
-    fn explored_cut(threads: &[Vec<Op>], depth: u32) -> (BTreeSet<Vec<Tid>>, u64, u64) {
-        let mut x = Explorer::split(depth, None);
-        let (mut seen, mut counted) = (BTreeSet::new(), 0);
-        while x.begin() {
-            let mut run = Run::new(threads);
-            let mut exec = Vec::new();
-            loop {
-                let (enabled, blocked) = run.next();
-                if enabled.is_empty() {
-                    if x.end(Vec::new(), blocked) {
-                        assert!(seen.insert(canonical(&exec)), "counted twice: {threads:?}");
-                        counted += 1;
-                    }
-                    break;
-                }
-                let Some(t) = x.schedule(enabled, blocked) else {
-                    x.end_here();
-                    break;
-                };
-                exec.push(run.step(t as usize));
-            }
-        }
-        (seen, counted, x.stats.executions)
-    }
-
     /// A cut tree's units together reach every trace, each counted by one unit only,
     /// although a unit keeps the goroutines asleep where it starts asleep (so it does
     /// not explore the traces they begin, which are an earlier unit's).
     /// `STALEMATE_OPT_CASES=N` runs N programs (300 by default).
     #[test]
     fn units_count_every_trace_once_on_generated_programs() {
-        let cases = std::env::var("STALEMATE_OPT_CASES")
-            .ok()
-            .and_then(|n| n.parse().ok())
-            .unwrap_or(300);
-        let mut rng = 20261127u64;
-        let (mut traces, mut executions) = (0, 0);
-        for _ in 0..cases {
-            let threads = program(&mut rng);
-            let mut all = BTreeSet::new();
-            all_traces(Run::new(&threads), &mut Vec::new(), &mut all);
+        let (mut cases, mut traces, mut executions) = (0, 0, 0);
+        for (threads, all) in generated(20261127) {
+            cases += 1;
             for depth in 1..=4 {
-                let (seen, counted, n) = explored_cut(&threads, depth);
+                let (seen, counted, n) = drive(Explorer::split(depth, None), &threads);
                 let lost = all.difference(&seen).count();
                 assert_eq!(lost, 0, "cut at {depth} lost traces: {threads:?}");
                 assert!(seen.is_subset(&all));
