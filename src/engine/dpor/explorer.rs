@@ -1012,8 +1012,8 @@ impl Explorer {
             if !self.met && !self.settled {
                 let lvl = self.stack.last_mut().unwrap();
                 if lvl.dec >= self.split {
-                    // A unit starts here, with no goroutine asleep (see `split`); the
-                    // ones asleep here only say which executions are its own.
+                    // A unit starts here, with the goroutines asleep here kept asleep
+                    // for what they begin (`unit_sleep`, `goes_first`; see `split`).
                     self.met = true;
                     if !self.enter(k) {
                         self.abandoned = true;
@@ -1639,7 +1639,8 @@ impl Explorer {
     }
 
     /// insert_[pre](v) into the wakeup tree of level `li`, unless a sleeping thread is a
-    /// weak initial of v.  Returns whether the tree changed.
+    /// weak initial of v (one asleep since the unit's start: goes first in v).
+    /// Returns whether the tree changed.
     fn insert(&mut self, li: usize, v: Vec<Event>) -> bool {
         let unit_sleep = &self.unit_sleep;
         let lvl = &mut self.stack[li];

@@ -5,10 +5,10 @@
 //! numbered in the order of the tree's depth-first walk, and what a unit explores does
 //! not depend on who explores it. Every thread walks the levels above the units itself
 //! and takes the next unit no thread has taken; part `k` of `n` takes only the units
-//! a mix of whose number is `k` modulo `n` (`part_of`). So the count and the verdict are the same for any
-//! number of threads, and so is the finding: the first in the walk's order, numbered
-//! by the executions of the units before it. A thread with nothing else to do may
-//! join an exploration under way (`help`) on the same terms.
+//! a mix of whose number is `k` modulo `n` (`part_of`). So the count and the verdict
+//! are the same for any number of threads, and so is the finding: the first in the
+//! walk's order, numbered by the executions of the units before it. A thread with
+//! nothing else to do may join an exploration under way (`help`) on the same terms.
 
 use super::explorer::{Claim, Explorer, Stats, Units};
 use crate::engine::{Body, Budget, Explored, Part, Stop};
@@ -48,11 +48,8 @@ struct Taker {
 /// modulo `n`, for a tree's large units often come at a fixed stride in the walk's
 /// order (the first branch below each branch above the cut), and a stride that is a
 /// multiple of `n` would put them all in one part.
-pub(crate) fn part_of(unit: u64, n: u64) -> u64 {
-    let mut z = unit.wrapping_add(0x9e37_79b9_7f4a_7c15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    (z ^ (z >> 31)) % n
+fn part_of(unit: u64, n: u64) -> u64 {
+    super::mix(unit) % n
 }
 
 impl Units for Taker {
