@@ -964,3 +964,50 @@ fn a_sequence_a_branch_begins_is_still_followed() {
         l.explored.executions
     );
 }
+
+/// The same hole, as the differential test's server shape found it with the fix taken
+/// out (1,000 programs, 549 compared): a goroutine serves an unbuffered channel and a
+/// channel with room for one for two rounds, one goroutine tries once to send into the
+/// first, another does `Done` and tries twice to send into the second, and main waits.
+/// Without the fix dpor loses an outcome (the first try handed over, the server then
+/// taking one value from the second channel, whose second try fails).
+#[test]
+fn a_sequence_a_branch_begins_is_still_followed_when_served() {
+    let model: ModelFn = Arc::new(|go: &Go| {
+        let (a, b) = (go.chan::<u8>("a", 0), go.chan::<u8>("b", 1));
+        let wg = go.waitgroup("wg");
+        wg.add(1);
+        let (sa, sb) = (a.clone(), b.clone());
+        go.go("server", move |go| {
+            for _ in 0..2 {
+                let mut f = go.select().recv(&sa).recv(&sb).wait();
+                let got = f.take::<u8>();
+                go.note(format!("served {:?} got {got:?}", f.index));
+            }
+        });
+        go.go("once", move |go| go.note(format!("a {}", a.try_send(1))));
+        let w = wg.clone();
+        go.go("twice", move |go| {
+            w.done();
+            for v in 0..2 {
+                go.note(format!("b {}", b.try_send(v)));
+            }
+        });
+        wg.wait();
+    });
+    // Loom is the reference: DFS agrees (10 outcomes) but takes 825,615 executions.
+    let b = bounds().time(stalemate::TimeMode::Virtual);
+    let l = run_in(&loom(), &b, model.clone());
+    let d = run_in(&Engine::Dpor, &b, model);
+    assert_eq!(l.violations, d.violations);
+    let (lo, dp) = (unwaited(&l.outcomes), unwaited(&d.outcomes));
+    let lost = lo.difference(&dp).count();
+    assert_eq!(lost, 0, "dpor lost outcomes loom reaches");
+    assert_eq!(lo, dp);
+    eprintln!(
+        "{} outcomes; dpor {} executions, loom {}",
+        dp.len(),
+        d.explored.executions,
+        l.explored.executions
+    );
+}
