@@ -329,7 +329,9 @@ const SKIP_COVERED_ALTERNATIVES: bool = false;
 type SleepEntry = (Tid, Accesses, Option<Vec<Vec<u32>>>);
 
 /// Does the sleep entry cover w (is its thread a weak initial of w, with an explored
-/// choice vector)?
+/// choice vector)? (Not `same_step` against its step in w: w's events carry the
+/// accesses they had where they ran, not where w would run them, and asking for it
+/// made `a_step_whose_use_changed_wakes_from_sleep` insert the same sequence forever.)
 fn sleep_covers(e: &SleepEntry, w: &[Event]) -> bool {
     match w.iter().position(|x| x.tid == e.0) {
         Some(k) => {
@@ -1320,11 +1322,11 @@ impl Explorer {
             }
         }
         self.analyze(stopped);
-        if !self.owned() {
-            self.stats.unowned += 1;
-            false
-        } else if self.sleep_blocked {
+        if self.sleep_blocked {
             self.stats.sleep_blocked += 1;
+            false
+        } else if !self.owned() {
+            self.stats.unowned += 1;
             false
         } else {
             self.stats.complete += 1;
@@ -1766,18 +1768,11 @@ fn insert_list(list: &mut Vec<WuNode>, mut w: Vec<Event>, active: Option<Tid>) -
                 }
                 w.remove(k);
             }
-            if c.children.is_empty() {
-                // A leaf that begins like w (a weak prefix of it). Optimal DPOR drops w
-                // here, counting on the leaf's exploration to reach it; that failed
-                // where a goroutine asleep below the leaf had made this insertion from
-                // its own branch, and each counted on the other
-                // (`a_sequence_a_branch_begins_is_still_followed`). The leaf carries
-                // the rest of w instead.
-                if !w.is_empty() && c.ev.complete {
-                    return insert_list(&mut c.children, w, None);
-                }
-                return false;
-            }
+            // The rest of w goes below c, a leaf too. Optimal DPOR drops w at a leaf
+            // that begins like it (a weak prefix), counting on the leaf's exploration
+            // to reach it; that failed where a goroutine asleep below the leaf had
+            // made this insertion from its own branch, and each counted on the other
+            // (`a_sequence_a_branch_begins_is_still_followed`).
             return insert_list(&mut c.children, w, None);
         }
     }
