@@ -180,8 +180,9 @@ fn program() -> impl Strategy<Value = Program> {
 /// The status manager's shape, which the general programs rarely reach (they found
 /// no trace of the wakeup-tree leaf hole in dpor: `tests/dpor.rs`,
 /// `a_sequence_a_branch_begins_is_still_followed`): a goroutine serving two or three
-/// channels until one is closed, two or three others sending or trying to send into
-/// them (some in a loop), and main waiting, sending and closing.
+/// channels for two rounds or until one is closed, two others sending or trying to
+/// send into them (some twice) or calling `Done`, and main waiting, sending,
+/// receiving and closing.
 fn server_program() -> impl Strategy<Value = Program> {
     let ch = || 0u8..3;
     let send = || {
@@ -347,26 +348,8 @@ fn exec(go: &Go, env: &Env, who: u8, ops: &[Op]) {
                 None => env.chan(*c).close(),
             },
             Op::Select(cases, default) => {
-                let mut s = go.select();
-                for (c, send) in cases {
-                    s = match (env.timer(*c), *send) {
-                        (Some(t), true) => s.send(t, ()),
-                        (Some(t), false) => s.recv(t),
-                        (None, true) => s.send(env.chan(*c), v),
-                        (None, false) => s.recv(env.chan(*c)),
-                    };
-                }
-                if *default {
-                    s = s.default();
-                }
-                let mut f = s.wait();
-                let timer = f.index.is_some_and(|i| env.timer(cases[i].0).is_some());
-                let got = if timer {
-                    f.take::<()>().map(|()| 0)
-                } else {
-                    f.take::<u8>()
-                };
-                go.note(format!("case {:?} got {got:?}", f.index));
+                let (case, got) = select(go, env, cases, *default, v);
+                go.note(format!("case {case:?} got {got:?}"));
             }
             Op::IfEmpty(c, body) => {
                 let empty = match env.timer(*c) {
@@ -429,22 +412,10 @@ fn exec(go: &Go, env: &Env, who: u8, ops: &[Op]) {
                 });
             }
             Op::Serve(chans) => {
+                let cases: Vec<(u8, bool)> = chans.iter().map(|&c| (c, false)).collect();
                 for _ in 0..2 {
-                    let mut s = go.select();
-                    for c in chans {
-                        s = match env.timer(*c) {
-                            Some(t) => s.recv(t),
-                            None => s.recv(env.chan(*c)),
-                        };
-                    }
-                    let mut f = s.wait();
-                    let timer = f.index.is_some_and(|i| env.timer(chans[i]).is_some());
-                    let got = if timer {
-                        f.take::<()>().map(|()| 0)
-                    } else {
-                        f.take::<u8>()
-                    };
-                    go.note(format!("served {:?} got {got:?}", f.index));
+                    let (case, got) = select(go, env, &cases, false, v);
+                    go.note(format!("served {case:?} got {got:?}"));
                     if got.is_none() {
                         break;
                     }
@@ -463,6 +434,37 @@ fn exec(go: &Go, env: &Env, who: u8, ops: &[Op]) {
             },
         }
     }
+}
+
+/// `select` over `cases` (channel, is a send; a send sends `v`), with a default if
+/// `default`: the case that ran and what it received (the timer's tick as 0).
+fn select(
+    go: &Go,
+    env: &Env,
+    cases: &[(u8, bool)],
+    default: bool,
+    v: u8,
+) -> (Option<usize>, Option<u8>) {
+    let mut s = go.select();
+    for (c, send) in cases {
+        s = match (env.timer(*c), *send) {
+            (Some(t), true) => s.send(t, ()),
+            (Some(t), false) => s.recv(t),
+            (None, true) => s.send(env.chan(*c), v),
+            (None, false) => s.recv(env.chan(*c)),
+        };
+    }
+    if default {
+        s = s.default();
+    }
+    let mut f = s.wait();
+    let timer = f.index.is_some_and(|i| env.timer(cases[i].0).is_some());
+    let got = if timer {
+        f.take::<()>().map(|()| 0)
+    } else {
+        f.take::<u8>()
+    };
+    (f.index, got)
 }
 
 /// A non-blocking receive that found something: a value, or the channel closed.

@@ -402,6 +402,25 @@ fn same_as_dfs_in(b: &Bounds, model: ModelFn) -> (Census, Census) {
     (dfs, dpor)
 }
 
+/// `same_as_dfs_in` with loom as the reference, for models DFS takes too long on:
+/// the same violations, no outcome of loom's lost, and the same outcomes.
+fn same_as_loom_in(b: &Bounds, model: ModelFn) -> (Census, Census) {
+    let l = run_in(&loom(), b, model.clone());
+    let d = run_in(&Engine::Dpor, b, model);
+    assert_eq!(l.violations, d.violations);
+    let (lo, dp) = (unwaited(&l.outcomes), unwaited(&d.outcomes));
+    let lost = lo.difference(&dp).count();
+    assert_eq!(lost, 0, "dpor lost outcomes loom reaches");
+    assert_eq!(lo, dp);
+    eprintln!(
+        "{} outcomes; dpor {} executions, loom {}",
+        dp.len(),
+        d.explored.executions,
+        l.explored.executions
+    );
+    (l, d)
+}
+
 /// A contended lock: dpor keeps the second locker back while the mutex is held (its
 /// wait is no event), and still reaches both orders and everything they lead to.
 #[test]
@@ -945,24 +964,10 @@ fn a_sequence_a_branch_begins_is_still_followed() {
         stop.close();
         synced.wait();
     });
-    let b = bounds().time(stalemate::TimeMode::Virtual);
-    let l = run_in(&loom(), &b, model.clone());
-    let d = run_in(&Engine::Dpor, &b, model);
+    let (l, d) = same_as_loom_in(&bounds().time(stalemate::TimeMode::Virtual), model);
     assert!(d.violations.is_empty() && l.violations.is_empty());
-    let (lo, dp) = (unwaited(&l.outcomes), unwaited(&d.outcomes));
-    assert_eq!(
-        lo.difference(&dp).count(),
-        0,
-        "dpor lost outcomes loom reaches"
-    );
-    assert_eq!(lo, dp);
     let (t, n) = traces(&d);
     assert_eq!(n, t, "{n} executions for {t} traces");
-    eprintln!(
-        "{} outcomes; dpor {n} executions, loom {}",
-        lo.len(),
-        l.explored.executions
-    );
 }
 
 /// The same hole, as the differential test's server shape found it with the fix taken
@@ -996,18 +1001,5 @@ fn a_sequence_a_branch_begins_is_still_followed_when_served() {
         wg.wait();
     });
     // Loom is the reference: DFS agrees (10 outcomes) but takes 825,615 executions.
-    let b = bounds().time(stalemate::TimeMode::Virtual);
-    let l = run_in(&loom(), &b, model.clone());
-    let d = run_in(&Engine::Dpor, &b, model);
-    assert_eq!(l.violations, d.violations);
-    let (lo, dp) = (unwaited(&l.outcomes), unwaited(&d.outcomes));
-    let lost = lo.difference(&dp).count();
-    assert_eq!(lost, 0, "dpor lost outcomes loom reaches");
-    assert_eq!(lo, dp);
-    eprintln!(
-        "{} outcomes; dpor {} executions, loom {}",
-        dp.len(),
-        d.explored.executions,
-        l.explored.executions
-    );
+    same_as_loom_in(&bounds().time(stalemate::TimeMode::Virtual), model);
 }
