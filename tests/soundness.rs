@@ -278,6 +278,44 @@ fn a_racy_program_gets_a_race_not_every_violation() {
     assert_eq!(found.as_deref(), Some("data-race"));
 }
 
+/// Found by the differential campaign of seed 20261212 (program 1,531, shrunk): loom
+/// missed an order that needs a goroutine started by a goroutine to go first. main
+/// takes c0 from g1.0 (started by g1), then the tick of a timer that may fire at any
+/// time. loom found main's receive from t racing with the timer's send; main was
+/// asleep at the timer's step (its receive on c0, explored earlier, commutes with the
+/// timer), and loom's rule, add the racing thread where the race began, added nothing.
+/// But main's racing step was not its next one there: the reversal has to start with
+/// g1 (whose g1.0 fills c0 first), so g1.0's send waiting for main, then main waiting
+/// for the tick, went unexplored. A racing thread asleep where the race began, which
+/// took steps since, now has every awake thread explored there.
+#[test]
+fn a_reversal_that_must_start_with_another_goroutine_is_explored() {
+    let model: ModelFn = Arc::new(|go: &Go| {
+        let c0 = go.chan::<u8>("c0", 0);
+        let t = go.after("t", Duration::from_millis(20));
+        let c = c0.clone();
+        go.go("g1", move |go| {
+            go.go("g1.0", move |_| c.send(110));
+        });
+        let v = c0.recv();
+        go.note(format!("got {v:?}"));
+        t.recv();
+    });
+    let b = bounds().time(stalemate::TimeMode::Any);
+    let dfs = census(&Engine::Dfs, &b, model.clone()).unwrap();
+    let l = census(&loom(), &b, model).unwrap();
+    assert_eq!(l.explored.stop, stalemate::Stop::Exhausted);
+    let both_wait = dfs
+        .outcomes
+        .iter()
+        .filter(|o| o.contains("send on c0: waits") && o.contains("receive from t: waits"))
+        .count();
+    assert_eq!(both_wait, 1, "the order loom missed");
+    assert_eq!(dfs.outcomes.len(), 4);
+    assert_eq!(l.outcomes, dfs.outcomes);
+    assert_eq!(l.violations, dfs.violations);
+}
+
 /// A timer's tick handed to a blocked select is a hand-off like any other: the select
 /// syncs with the tick's slot, as it does taking the tick from the buffer. It used
 /// not to, and stayed in the epoch its send offer (on c0) had released into c0's clock,

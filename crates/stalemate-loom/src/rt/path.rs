@@ -472,10 +472,11 @@ impl Path {
             if let Some(schedule_ref) =
                 object::Ref::from_usize(point).downcast::<Schedule>(&self.branches)
             {
+                let ran = self.ran_after(point, thread_id.as_usize());
                 let schedule = schedule_ref.get_mut(&mut self.branches);
 
                 if schedule.exploring {
-                    schedule.backtrack(thread_id, self.preemption_bound);
+                    schedule.backtrack(thread_id, ran, self.preemption_bound);
                     break schedule;
                 }
             }
@@ -503,7 +504,7 @@ impl Path {
 
                     if active_a != active_b && curr.get_mut(&mut self.branches).exploring {
                         curr.get_mut(&mut self.branches)
-                            .backtrack(thread_id, self.preemption_bound);
+                            .backtrack(thread_id, true, self.preemption_bound);
                         return;
                     }
 
@@ -512,12 +513,22 @@ impl Path {
                     if curr.get(&mut self.branches).exploring {
                         // This is the very first schedule
                         curr.get_mut(&mut self.branches)
-                            .backtrack(thread_id, self.preemption_bound);
+                            .backtrack(thread_id, true, self.preemption_bound);
                     }
                     return;
                 }
             }
         }
+    }
+
+    /// stalemate: whether thread `th` was scheduled at a point of this execution after
+    /// `point` (for `Schedule::backtrack`).
+    fn ran_after(&self, point: usize, th: usize) -> bool {
+        (point + 1..self.pos).any(|i| {
+            object::Ref::from_usize(i)
+                .downcast::<Schedule>(&self.branches)
+                .is_some_and(|s| s.get(&self.branches).active_thread_index() == Some(th as u8))
+        })
     }
 
     /// Reset the path to prepare for the next exploration of the model.
@@ -657,7 +668,9 @@ impl Schedule {
         self.preemptions
     }
 
-    fn backtrack(&mut self, thread_id: thread::Id, preemption_bound: Option<u8>) {
+    /// Explore `thread_id` here, whose access races with the access taken here.
+    /// `ran`: the thread took steps after this point before the racing access.
+    fn backtrack(&mut self, thread_id: thread::Id, ran: bool, preemption_bound: Option<u8>) {
         assert!(self.exploring);
 
         if let Some(bound) = preemption_bound {
@@ -679,9 +692,16 @@ impl Schedule {
             return;
         }
 
-        // stalemate: an asleep thread is never explored here (see `sleep`).
-        if self.threads[thread_id].is_enabled() {
-            if !self.asleep(thread_id) {
+        // stalemate: an asleep thread is never explored here (see `sleep`). Running
+        // it here reverses the race only if its racing access is its next step here:
+        // then that order starts with the thread, which is what it slept on, and
+        // was explored where it was put to sleep (the source-set rule: the thread
+        // is an initial of the reversal and in the sleep set). If it took steps
+        // first, the reversal may have to start with another thread (one that
+        // enables a step of its), which loom cannot name: explore every awake one.
+        let asleep = self.asleep(thread_id);
+        if self.threads[thread_id].is_enabled() && (!asleep || !ran) {
+            if !asleep {
                 self.threads[thread_id].explore();
             }
         } else {
