@@ -472,7 +472,9 @@ impl Path {
             if let Some(schedule_ref) =
                 object::Ref::from_usize(point).downcast::<Schedule>(&self.branches)
             {
-                let ran = self.ran_after(point, thread_id.as_usize());
+                // Only asked where it decides something: the scan is the path's length.
+                let asleep = schedule_ref.get(&self.branches).asleep(thread_id.as_usize());
+                let ran = asleep && self.ran_after(point, thread_id.as_usize());
                 let schedule = schedule_ref.get_mut(&mut self.branches);
 
                 if schedule.exploring {
@@ -656,7 +658,7 @@ impl Schedule {
 
     /// stalemate: thread `i` is asleep on arrival here (see `sleep`).
     fn asleep(&self, i: usize) -> bool {
-        self.sleep >> i & 1 == 1
+        i < MAX_THREADS && self.sleep >> i & 1 == 1
     }
 
     /// Compute the number of preemptions for the current state of the branch
