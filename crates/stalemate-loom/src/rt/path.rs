@@ -472,12 +472,12 @@ impl Path {
             if let Some(schedule_ref) =
                 object::Ref::from_usize(point).downcast::<Schedule>(&self.branches)
             {
-                // Only asked where it decides something: the scan is the path's length.
-                let asleep = schedule_ref.get(&self.branches).asleep(thread_id.as_usize());
-                let ran = asleep && self.ran_after(point, thread_id.as_usize());
-                let schedule = schedule_ref.get_mut(&mut self.branches);
-
+                let schedule = schedule_ref.get(&self.branches);
                 if schedule.exploring {
+                    // Only asked where it decides something: the scan is the path's length.
+                    let th = thread_id.as_usize();
+                    let ran = schedule.asleep(th) && self.ran_after(point, th);
+                    let schedule = schedule_ref.get_mut(&mut self.branches);
                     schedule.backtrack(thread_id, ran, self.preemption_bound);
                     break schedule;
                 }
