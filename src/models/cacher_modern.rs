@@ -657,10 +657,13 @@ enum Consumer {
     Gone,
 }
 
-/// A watch client: Watch, say so on `registered`, then consume as its kind does.
-fn client(go: &Go, c: &Cacher, kind: Consumer, name: &str, registered: &Chan<()>) {
+/// A watch client: Watch, say so on `registered` (when the test waits for that), then
+/// consume as its kind does.
+fn client(go: &Go, c: &Cacher, kind: Consumer, name: &str, registered: Option<&WaitGroup>) {
     let w = c.watch(go, name);
-    registered.send(());
+    if let Some(r) = registered {
+        r.done();
+    }
     let Some(w) = w else {
         return;
     };
@@ -720,56 +723,90 @@ fn apiserver(go: &Go, v: V, p: P) {
         // startCaching: the first list ends with OnReplace → ready.set(true).
         c.ready.set();
     }
-    let finished: Chan<()> = go.chan("finished", 3);
-    let registered: Chan<()> = go.chan("registered", 3);
+    // The test's own waits for its clients (not the Cacher's code) are WaitGroups:
+    // their Dones commute, where sends into one channel make each order in which the
+    // clients register and finish an interleaving of its own (a send before the
+    // receive waits, or after, another; dpor: 2x the executions with one client,
+    // 13-16x with two). Only the shutdown check, which waits with a deadline, needs a
+    // channel.
+    let registered = p.watch_first.then(|| go.waitgroup("registered"));
+    let finished = if p.ready {
+        Finished::Group(go.waitgroup("finished"))
+    } else {
+        Finished::Chan(go.chan("finished", 3))
+    };
     let kinds = [
         (p.fast, Consumer::Fast, "fast"),
         (p.slow, Consumer::Slow, "slow"),
         (p.gone, Consumer::Gone, "gone"),
     ];
-    let mut clients = 0;
+    let clients = kinds.iter().filter(|k| k.0).count();
+    for wg in [registered.as_ref(), finished.group()]
+        .into_iter()
+        .flatten()
+    {
+        wg.add(clients as i64);
+    }
     for (on, kind, name) in kinds {
         if !on {
             continue;
         }
-        clients += 1;
         let (c, fin, reg) = (c.clone(), finished.clone(), registered.clone());
         go.go(name, move |go| {
-            client(&go, &c, kind, name, &reg);
-            fin.send(());
+            client(&go, &c, kind, name, reg.as_ref());
+            match fin {
+                Finished::Group(wg) => wg.done(),
+                Finished::Chan(ch) => ch.send(()),
+            }
         });
     }
-    if p.ready {
-        if p.watch_first {
-            for _ in 0..clients {
-                registered.recv();
+    match &finished {
+        Finished::Group(wg) => {
+            if let Some(r) = &registered {
+                r.wait();
             }
+            for rv in 1..=p.events {
+                let _f = go.func("watchCache.Add");
+                c.wc.lock();
+                c.cache.with(|e| e.push(rv));
+                c.process_event(go, rv);
+                c.wc.unlock();
+            }
+            wg.wait();
+            c.stop(go);
         }
-        for rv in 1..=p.events {
-            let _f = go.func("watchCache.Add");
-            c.wc.lock();
-            c.cache.with(|e| e.push(rv));
-            c.process_event(go, rv);
-            c.wc.unlock();
-        }
-        for _ in 0..clients {
-            finished.recv();
-        }
-        c.stop(go);
-    } else {
-        // The cache never becomes ready; the apiserver shuts down. Each Watch waiting
-        // for readiness must return within the deadline.
-        c.stop(go);
-        for _ in 0..clients {
-            let t = go.after("ready-gate deadline", p.deadline);
-            let f = go.select().recv(&finished).recv(&t).wait();
-            go.check("ready-gate", f.index == Some(0), || {
-                format!(
-                    "a Watch still waits for readiness {:?} after Stop",
-                    p.deadline
-                )
-            });
+        Finished::Chan(finished) => {
+            // The cache never becomes ready; the apiserver shuts down. Each Watch waiting
+            // for readiness must return within the deadline.
+            c.stop(go);
+            for _ in 0..clients {
+                let t = go.after("ready-gate deadline", p.deadline);
+                let f = go.select().recv(finished).recv(&t).wait();
+                go.check("ready-gate", f.index == Some(0), || {
+                    format!(
+                        "a Watch still waits for readiness {:?} after Stop",
+                        p.deadline
+                    )
+                });
+            }
         }
     }
     c.terminate_all(go);
+}
+
+/// How the test learns that its clients are done.
+#[derive(Clone)]
+enum Finished {
+    Group(WaitGroup),
+    /// When the cache never becomes ready: the test waits for each with a deadline.
+    Chan(Chan<()>),
+}
+
+impl Finished {
+    fn group(&self) -> Option<&WaitGroup> {
+        match self {
+            Finished::Group(wg) => Some(wg),
+            Finished::Chan(_) => None,
+        }
+    }
 }
