@@ -246,7 +246,7 @@ fn mains_last_step_touches_nothing() {
 /// its own waker only (one wake object per goroutine and wake-up; with one per
 /// goroutine, a later waker and the step an earlier one woke looked dependent, and
 /// their reversal, in which the later waker wakes nobody, ended with main asleep: the
-/// modern Cacher's going-away consumer took 3,048 executions for 2,656 traces, now
+/// modern Cacher's going-away consumer took 3,048 executions for 2,656 traces, then
 /// 2,672). Here: what DFS reaches, one execution per trace.
 #[test]
 fn each_wake_up_orders_its_own_step() {
