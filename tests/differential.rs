@@ -220,16 +220,7 @@ fn server_program() -> impl Strategy<Value = Program> {
             }
             let mut goroutines = vec![server];
             goroutines.extend(senders);
-            Program {
-                caps: [a, b],
-                third: Some(c),
-                timer: false,
-                stoppable: false,
-                virtual_time: true,
-                wg,
-                main,
-                goroutines,
-            }
+            Program::untimed([a, b], Some(c), wg, main, goroutines)
         })
         .prop_filter("at most 8 statements", |p| p.size() <= 8)
 }
@@ -272,15 +263,8 @@ fn rw_program() -> impl Strategy<Value = Program> {
         prop::collection::vec(stmt.clone(), 0..=1),
         prop::collection::vec(prop::collection::vec(stmt, 1..=2), 2..=3),
     )
-        .prop_map(|(cap, wg, main, goroutines)| Program {
-            caps: [cap, 0],
-            third: None,
-            timer: false,
-            stoppable: false,
-            virtual_time: true,
-            wg,
-            main,
-            goroutines,
+        .prop_map(|(cap, wg, main, goroutines)| {
+            Program::untimed([cap, 0], None, wg, main, goroutines)
         })
         .prop_filter("at most 9 statements", |p| p.size() <= 9)
 }
@@ -296,6 +280,26 @@ fn any_program() -> BoxedStrategy<Program> {
 }
 
 impl Program {
+    /// A program with no timer, in virtual time (the shapes beside the general one).
+    fn untimed(
+        caps: [usize; 2],
+        third: Option<usize>,
+        wg: i64,
+        main: Vec<Op>,
+        goroutines: Vec<Vec<Op>>,
+    ) -> Program {
+        Program {
+            caps,
+            third,
+            timer: false,
+            stoppable: false,
+            virtual_time: true,
+            wg,
+            main,
+            goroutines,
+        }
+    }
+
     /// It has a polling loop.
     fn polls(&self) -> bool {
         fn any(ops: &[Op]) -> bool {
