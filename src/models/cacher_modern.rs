@@ -741,10 +741,10 @@ fn apiserver(go: &Go, v: V, p: P) {
         (p.gone, Consumer::Gone, "gone"),
     ];
     let clients = kinds.iter().filter(|k| k.0).count();
-    for wg in [registered.as_ref(), finished.group()]
-        .into_iter()
-        .flatten()
-    {
+    if let Some(r) = &registered {
+        r.add(clients as i64);
+    }
+    if let Finished::Group(wg) = &finished {
         wg.add(clients as i64);
     }
     for (on, kind, name) in kinds {
@@ -800,13 +800,4 @@ enum Finished {
     Group(WaitGroup),
     /// When the cache never becomes ready: the test waits for each with a deadline.
     Chan(Chan<()>),
-}
-
-impl Finished {
-    fn group(&self) -> Option<&WaitGroup> {
-        match self {
-            Finished::Group(wg) => Some(wg),
-            Finished::Chan(_) => None,
-        }
-    }
 }
