@@ -1330,6 +1330,8 @@ impl Explorer {
             false
         } else {
             self.stats.complete += 1;
+            #[cfg(test)]
+            record::trace(&self.stack[..n]);
             true
         }
     }
@@ -1795,6 +1797,86 @@ fn insert_list(list: &mut Vec<WuNode>, mut w: Vec<Event>, active: Option<Tid>) -
         list.push(chain);
     }
     true
+}
+
+/// Tests only: the trace of each execution counted on this thread, to check on a
+/// real model that no two of them are one trace (the generated programs' check,
+/// `one_execution_per_trace_on_generated_programs`, knows every trace by brute force;
+/// a model's are too many to enumerate, but each execution's trace can be named).
+#[cfg(test)]
+pub(crate) mod record {
+    use super::{Event, Level, Tid, conflict};
+    use std::cell::RefCell;
+    use std::collections::BTreeSet;
+
+    /// A trace, as its least linearisation by goroutine under the explorer's
+    /// dependence: each event with its choices and accesses.
+    pub(crate) type Trace = Vec<(Tid, Vec<u32>, super::Accesses)>;
+
+    #[derive(Default)]
+    pub(crate) struct Traces {
+        pub(crate) counted: u64,
+        pub(crate) distinct: BTreeSet<Trace>,
+    }
+
+    std::thread_local! {
+        static ON: RefCell<Option<Traces>> = const { RefCell::new(None) };
+    }
+
+    /// Records the executions counted on this thread from now on.
+    pub(crate) fn start() {
+        ON.with(|o| *o.borrow_mut() = Some(Traces::default()));
+    }
+
+    /// What was recorded since `start`; recording stops.
+    pub(crate) fn take() -> Option<Traces> {
+        ON.with(|o| o.borrow_mut().take())
+    }
+
+    pub(super) fn trace(levels: &[Level]) {
+        ON.with(|o| {
+            if let Some(t) = o.borrow_mut().as_mut() {
+                let evs: Vec<&Event> = levels
+                    .iter()
+                    .map(|l| l.ev.as_ref().expect("an executed level has its event"))
+                    .collect();
+                t.counted += 1;
+                t.distinct.insert(canonical(&evs));
+            }
+        });
+    }
+
+    /// Kahn's order over the dependence graph, the lowest goroutine id first among the
+    /// ready events (one goroutine's events are a chain, so that choice is unique).
+    fn canonical(evs: &[&Event]) -> Trace {
+        let n = evs.len();
+        let mut preds = vec![0usize; n];
+        let mut succ: Vec<Vec<usize>> = vec![Vec::new(); n];
+        for j in 0..n {
+            for i in 0..j {
+                if evs[i].tid == evs[j].tid || conflict(&evs[i].accesses, &evs[j].accesses) {
+                    preds[j] += 1;
+                    succ[i].push(j);
+                }
+            }
+        }
+        let mut ready: BTreeSet<(Tid, usize)> = (0..n)
+            .filter(|&j| preds[j] == 0)
+            .map(|j| (evs[j].tid, j))
+            .collect();
+        let mut out = Vec::with_capacity(n);
+        while let Some((_, j)) = ready.pop_first() {
+            let e = evs[j];
+            out.push((e.tid, e.choices.clone(), e.accesses.clone()));
+            for &k in &succ[j] {
+                preds[k] -= 1;
+                if preds[k] == 0 {
+                    ready.insert((evs[k].tid, k));
+                }
+            }
+        }
+        out
+    }
 }
 
 #[cfg(test)]
