@@ -504,6 +504,76 @@ pub fn census(engine: &Engine, bounds: &Bounds, model: ModelFn) -> Result<Census
     })
 }
 
+/// What [`traces`] found: how many executions `dpor` ran and counted, and the
+/// Mazurkiewicz traces they were.
+#[derive(Debug)]
+pub struct Traces {
+    pub explored: Explored,
+    /// Executions that ran to their end and counted (not cut short asleep).
+    pub counted: u64,
+    /// Each counted execution's trace that ran to its end, named by a 128-bit hash
+    /// of its least linearisation under dpor's dependence (its events in an order
+    /// every equivalent interleaving gives, each with its goroutine, choices and
+    /// accesses; steps that touch nothing shared but a wake-up left out).
+    pub traces: BTreeSet<u128>,
+    /// The same of each execution stopped at a violation, as far as it ran. Which
+    /// steps of the others ran before the violation is no behaviour (nothing follows
+    /// it), so `dpor` runs fewer of these than a search that expands every level.
+    pub stopped: BTreeSet<u128>,
+}
+
+/// Runs `dpor` over the model on one thread, going on past violations as a census
+/// does, and names the trace of each execution it counts: for checking that its
+/// executions are few against its traces (optimal DPOR runs one per trace), and, with
+/// `expand`, for the traces themselves by a search that needs no race analysis:
+/// every level expanded (every goroutine awake there a branch, with sleep sets, so
+/// every trace is reached at least once, most of them many times). A model whose
+/// `dpor` traces differ from its expanded search's has a trace the race analysis
+/// missed, or one it made up.
+///
+/// ```
+/// use stalemate::explore::{Bounds, ModelFn, traces};
+/// use std::sync::Arc;
+/// let main: ModelFn = Arc::new(|go| {
+///     let m = go.mutex("m");
+///     let m2 = m.clone();
+///     go.go("t", move |_| { m2.lock(); m2.unlock(); });
+///     m.lock();
+///     m.unlock();
+/// });
+/// let dpor = traces(&Bounds::default(), main.clone(), false).unwrap();
+/// let all = traces(&Bounds::default(), main, true).unwrap();
+/// assert_eq!(dpor.traces, all.traces); // the two lock orders
+/// assert_eq!((dpor.counted, dpor.traces.len()), (2, 2)); // one execution each
+/// ```
+pub fn traces(bounds: &Bounds, model: ModelFn, expand: bool) -> Result<Traces, Error> {
+    let bounds = Bounds {
+        threads: 1,
+        part: None,
+        split: if expand { u32::MAX } else { bounds.split },
+        ..bounds.clone()
+    };
+    let on_run: OnRun = Arc::new(|_, _| false);
+    engine::dpor::record::start();
+    let d = drive(
+        &Engine::Dpor,
+        &bounds,
+        model,
+        None,
+        on_run,
+        Some(&|| ()),
+        true,
+    );
+    let t = engine::dpor::record::take().unwrap_or_default();
+    let d = d.map_err(Error::Engine)?;
+    Ok(Traces {
+        explored: d.explored,
+        counted: t.counted,
+        traces: t.distinct,
+        stopped: t.stopped,
+    })
+}
+
 /// A clean execution's outcome: each goroutine's steps in its own order.
 fn outcome(run: &Execution) -> String {
     let mut per: Vec<Vec<&str>> = vec![Vec::new(); run.names.len()];

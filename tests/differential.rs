@@ -27,7 +27,7 @@
 use proptest::prelude::*;
 use proptest::test_runner::{Config, RngSeed, TestRunner};
 use stalemate::TimeMode;
-use stalemate::explore::{Bounds, Census, Engine, ModelFn, census, explore};
+use stalemate::explore::{Bounds, Census, Engine, ModelFn, Traces, census, explore, traces};
 use stalemate::go::{Chan, Cond, Data, Go, Mutex, Once, RwMutex, Timer, TryRecv, Var, WaitGroup};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
@@ -733,6 +733,89 @@ fn dpor_agrees(p: &Program, dfs: &Census, by: &str) -> Result<(), String> {
     Ok(())
 }
 
+/// What `traces_agree` measured over the programs whose traces it compared.
+#[derive(Default)]
+struct Tally {
+    programs: u64,
+    /// Each program's traces: those the expanded search ran to their end or stopped
+    /// at a violation.
+    traces: u64,
+    /// dpor's executions, and those of them it counted (not ended asleep).
+    dpor: u64,
+    counted: u64,
+    expanded: u64,
+    /// Programs where dpor ran more than two executions per trace.
+    over: u64,
+    /// The highest executions-per-trace ratio, as (executions, traces).
+    worst: (u64, u64),
+}
+
+static TALLY: std::sync::Mutex<Tally> = std::sync::Mutex::new(Tally {
+    programs: 0,
+    traces: 0,
+    dpor: 0,
+    counted: 0,
+    expanded: 0,
+    over: 0,
+    worst: (0, 1),
+});
+
+/// dpor reaches exactly the traces a search with every level expanded reaches (sleep
+/// sets alone, no race analysis: every trace at least once), each named by its least
+/// linearisation under dpor's dependence (`explore::traces`), and its executions per
+/// trace are tallied (the issue asks at most two). DFS checks the dependence
+/// (`dpor_agrees`: the same outcomes); this checks the races and wakeup trees on the
+/// traces themselves, which outcomes merge. `None` when not compared.
+fn traces_agree(p: &Program) -> Result<Option<()>, String> {
+    // A polling loop's rounds are events: the expanded search runs more of them before
+    // the poll sees what it waits for, where dpor, which takes a poll that saw nothing
+    // new for a wait (`World::poll`), does not. Those traces differ, not the behaviours.
+    if p.polls() {
+        return Ok(None);
+    }
+    let all = traces(&bounds(p), model(p), true).expect("the expanded search ran");
+    if all.explored.stop != stalemate::Stop::Exhausted {
+        return Ok(None);
+    }
+    let d = traces(&bounds(p), model(p), false).expect("dpor ran");
+    if d.explored.stop != stalemate::Stop::Exhausted {
+        return Err(format!(
+            "dpor did not finish where the expanded search did ({} executions)",
+            d.explored.executions
+        ));
+    }
+    // An execution that ends in a deadlock may be stopped at its last step or end
+    // there, as the search came to it: a trace either way. Which of the others' steps
+    // ran before a violation is not compared (dpor runs fewer such prefixes).
+    let missed = |a: &Traces, b: &Traces| {
+        a.traces
+            .iter()
+            .filter(|t| !b.traces.contains(t) && !b.stopped.contains(t))
+            .count()
+    };
+    let (lost, made) = (missed(&all, &d), missed(&d, &all));
+    if lost + made > 0 {
+        return Err(format!(
+            "traces differ: of the {} the expanded search runs to their end, dpor misses {lost}; of dpor's {}, {made} are not the expanded search's",
+            all.traces.len(),
+            d.traces.len(),
+        ));
+    }
+    let n = (all.traces.len() + all.stopped.len()) as u64;
+    let e = d.explored.executions;
+    let mut t = TALLY.lock().unwrap();
+    t.programs += 1;
+    t.traces += n;
+    t.dpor += e;
+    t.counted += d.counted;
+    t.expanded += all.explored.executions;
+    t.over += u64::from(e > 2 * n);
+    if e * t.worst.1 > t.worst.0 * n {
+        t.worst = (e, n);
+    }
+    Ok(Some(()))
+}
+
 /// Loom and DFS agree on `p`; the error says how they differ.
 ///
 /// Two loom configurations are checked: the census (it goes on past violations) must
@@ -750,6 +833,7 @@ fn agree(p: &Program) -> Result<bool, String> {
         stateful_agrees(p, &dfs)?;
     }
     dpor_agrees(p, &dfs, "dfs")?;
+    traces_agree(p)?;
     if std::env::var_os("STALEMATE_DIFF_NO_LOOM").is_some() {
         return Ok(true);
     }
@@ -816,6 +900,7 @@ fn server_agrees(p: &Program) -> Result<bool, String> {
         return Ok(false);
     }
     dpor_agrees(p, &loom, "loom")?;
+    traces_agree(p)?;
     Ok(true)
 }
 
@@ -849,11 +934,24 @@ fn loom_reaches_exactly_what_exhaustive_dfs_reaches() {
     });
     let (c, s) = (compared.load(Relaxed), skipped.load(Relaxed));
     println!("differential: {c} programs compared, {s} beyond the bounds");
+    let t = TALLY.lock().unwrap();
+    println!(
+        "traces: {} programs, {} traces; dpor {} executions ({} counted), the expanded search {}; {} programs over 2 per trace, the worst {} for {}",
+        t.programs, t.traces, t.dpor, t.counted, t.expanded, t.over, t.worst.0, t.worst.1
+    );
     if let Err(e) = r {
         panic!("{e}");
     }
     assert!(
         c >= s,
         "most programs must fit the bounds: {c} compared, {s} skipped"
+    );
+    // Not yet the issue's two per trace on these programs (docs/dpor.md, "Not done
+    // yet"): a guard that the ratio does not grow.
+    assert!(
+        t.dpor <= 3 * t.traces,
+        "dpor ran {} executions for {} traces",
+        t.dpor,
+        t.traces
     );
 }

@@ -952,6 +952,7 @@ impl Explorer {
     /// back vectors to reuse (at every scheduling point, allocating none).
     pub fn schedule_in(&mut self, enabled: &mut Vec<Next>, blocked: &mut Vec<Next>) -> Option<Tid> {
         assert!(self.in_exec, "schedule() outside begin()/end()");
+        self.close_step();
         if self.abandoned || self.sleep_blocked {
             // Kept for `end_here`.
             self.keep_in(enabled, blocked);
@@ -1089,6 +1090,23 @@ impl Explorer {
         }
     }
 
+    /// The step just run made the choices it made: a label's choice values beyond them
+    /// (a wakeup sequence's, from an execution where the step had more cases ready)
+    /// were never asked for, so the event as executed has none of them. Kept, they
+    /// named the event by a choice it did not make: the level counted that choice as
+    /// explored and not the one it did make, and ran it again.
+    fn close_step(&mut self) {
+        if self.replaying_step || self.pos == 0 {
+            return;
+        }
+        let n = self.nchoice;
+        if let Some(ev) = self.stack[self.pos - 1].ev.as_mut()
+            && ev.choices.len() > n
+        {
+            ev.choices.truncate(n);
+        }
+    }
+
     /// Execute the label `cur` of level k (falls back to full expansion if it is infeasible).
     fn run_cur(&mut self, k: usize) -> Option<Tid> {
         loop {
@@ -1166,7 +1184,10 @@ impl Explorer {
         let acc = ev.accesses.clone();
         let value: u32;
         if ci < self.forced_len {
+            // A label's value from an execution where more cases were ready names the
+            // last one here: the event records the choice it makes (`close_step`).
             value = (ev.choices[ci] as usize).min(n - 1) as u32;
+            ev.choices[ci] = value;
         } else {
             let mut pick = None;
             for a in 0..n as u32 {
@@ -1279,6 +1300,7 @@ impl Explorer {
     }
 
     fn finish(&mut self, enabled: Vec<Next>, blocked: Vec<Next>, stopped: bool) -> bool {
+        self.close_step();
         self.keep(enabled, blocked);
         self.conclude(stopped)
     }
@@ -1330,8 +1352,7 @@ impl Explorer {
             false
         } else {
             self.stats.complete += 1;
-            #[cfg(test)]
-            record::trace(&self.stack[..n]);
+            record::trace(&self.stack[..n], stopped);
             true
         }
     }
@@ -1799,24 +1820,25 @@ fn insert_list(list: &mut Vec<WuNode>, mut w: Vec<Event>, active: Option<Tid>) -
     true
 }
 
-/// Tests only: the trace of each execution counted on this thread, to check on a
-/// real model that no two of them are one trace (the generated programs' check,
-/// `one_execution_per_trace_on_generated_programs`, knows every trace by brute force;
-/// a model's are too many to enumerate, but each execution's trace can be named).
-#[cfg(test)]
+/// The trace of each execution counted on this thread, when asked (`start`): to check
+/// on a real model that no two executions are one trace, and that dpor reaches the
+/// traces a search with every level expanded reaches (`explore::traces`).
 pub(crate) mod record {
-    use super::{Event, Level, Tid, conflict};
+    use super::{Access, Accesses, Event, Level, Tid, conflict};
     use std::cell::RefCell;
     use std::collections::BTreeSet;
+    use std::hash::{Hash, Hasher};
 
-    /// A trace, as its least linearisation by goroutine under the explorer's
-    /// dependence: each event with its choices and accesses.
-    pub(crate) type Trace = Vec<(Tid, Vec<u32>, super::Accesses)>;
-
+    /// Executions counted, and their traces by a 128-bit hash of each one's least
+    /// linearisation under the explorer's dependence (two traces share a hash with
+    /// odds of about 2^-128 per pair).
     #[derive(Default)]
     pub(crate) struct Traces {
         pub(crate) counted: u64,
-        pub(crate) distinct: BTreeSet<Trace>,
+        /// Executions that ran to their end.
+        pub(crate) distinct: BTreeSet<u128>,
+        /// Executions stopped at a violation, as far as they ran.
+        pub(crate) stopped: BTreeSet<u128>,
     }
 
     std::thread_local! {
@@ -1833,7 +1855,7 @@ pub(crate) mod record {
         ON.with(|o| o.borrow_mut().take())
     }
 
-    pub(super) fn trace(levels: &[Level]) {
+    pub(super) fn trace(levels: &[Level], stopped: bool) {
         ON.with(|o| {
             if let Some(t) = o.borrow_mut().as_mut() {
                 let evs: Vec<&Event> = levels
@@ -1841,20 +1863,49 @@ pub(crate) mod record {
                     .map(|l| l.ev.as_ref().expect("an executed level has its event"))
                     .collect();
                 t.counted += 1;
-                t.distinct.insert(canonical(&evs));
+                let set = if stopped {
+                    &mut t.stopped
+                } else {
+                    &mut t.distinct
+                };
+                set.insert(name(&evs));
             }
         });
     }
 
-    /// Kahn's order over the dependence graph, the lowest goroutine id first among the
-    /// ready events (one goroutine's events are a chain, so that choice is unique).
-    fn canonical(evs: &[&Event]) -> Trace {
+    /// The trace's least linearisation (Kahn's order over the dependence graph, the
+    /// lowest goroutine id first among the ready events: one goroutine's events are a
+    /// chain, so the choice is unique), each event with its choices and accesses,
+    /// hashed twice with different seeds (the std hasher's keys are fixed).
+    fn name(evs: &[&Event]) -> u128 {
+        // A step that touches nothing shared but its wake-up (a woken goroutine taking
+        // its result, main ending its wait for the others) is no behaviour: whether
+        // main waits at its end, and which goroutine's last step wakes it, depends on
+        // the order of steps that commute. Two executions that differ only there are
+        // one trace to the explorer's races, so the name leaves such steps out, and
+        // wake-ups.
+        let evs: Vec<&Event> = evs
+            .iter()
+            .copied()
+            .filter(|e| !e.choices.is_empty() || e.accesses.iter().any(|a| a.1 != Access::Wake))
+            .collect();
+        let evs = &evs[..];
+        let own: Vec<Accesses> = evs
+            .iter()
+            .map(|e| {
+                e.accesses
+                    .iter()
+                    .filter(|a| a.1 != Access::Wake)
+                    .copied()
+                    .collect()
+            })
+            .collect();
         let n = evs.len();
         let mut preds = vec![0usize; n];
         let mut succ: Vec<Vec<usize>> = vec![Vec::new(); n];
         for j in 0..n {
             for i in 0..j {
-                if evs[i].tid == evs[j].tid || conflict(&evs[i].accesses, &evs[j].accesses) {
+                if evs[i].tid == evs[j].tid || conflict(&own[i], &own[j]) {
                     preds[j] += 1;
                     succ[i].push(j);
                 }
@@ -1864,10 +1915,16 @@ pub(crate) mod record {
             .filter(|&j| preds[j] == 0)
             .map(|j| (evs[j].tid, j))
             .collect();
-        let mut out = Vec::with_capacity(n);
+        let mut h = [
+            std::collections::hash_map::DefaultHasher::new(),
+            std::collections::hash_map::DefaultHasher::new(),
+        ];
+        h[1].write_u64(0x9e37_79b9_7f4a_7c15);
         while let Some((_, j)) = ready.pop_first() {
             let e = evs[j];
-            out.push((e.tid, e.choices.clone(), e.accesses.clone()));
+            for h in &mut h {
+                (e.tid, &e.choices, &own[j][..]).hash(h);
+            }
             for &k in &succ[j] {
                 preds[k] -= 1;
                 if preds[k] == 0 {
@@ -1875,7 +1932,7 @@ pub(crate) mod record {
                 }
             }
         }
-        out
+        (h[0].finish() as u128) << 64 | h[1].finish() as u128
     }
 }
 

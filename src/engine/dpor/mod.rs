@@ -23,6 +23,7 @@ mod tasks;
 
 pub(crate) use explorer::Access;
 use explorer::Accesses;
+pub(crate) use explorer::record;
 use explorer::{Explorer, Next, Obj, Tid};
 pub(crate) use tasks::{choose, current, join, park, spawn, switch, unpark};
 
@@ -608,67 +609,6 @@ impl Dpor {
             0
         } else {
             self.explorer.choose(n)
-        }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::explorer::record;
-    use crate::engine::{Engine, Stop};
-    use crate::explore::{Bounds, explore};
-    use crate::world::TimeMode;
-
-    /// The modern Cacher's `source` with one consumer, as its proof scenarios run it.
-    fn cacher(consumer: &'static str, events: i64) -> crate::explore::ModelFn {
-        let m = crate::models::find("cacher-modern").expect("a seeded model");
-        let mut given = vec![("fast", 0), ("slow", 0), ("gone", 0)];
-        given.retain(|g| g.0 != consumer);
-        given.extend([(consumer, 1), ("events", events), ("bookmarks", 0)]);
-        m.build("source", &m.params(&given))
-    }
-
-    /// On a real model every execution dpor counts is a trace of its own: no two of
-    /// them are one Mazurkiewicz trace under the explorer's dependence (their least
-    /// linearisations differ). With the proof complete, the count is then the number
-    /// of traces, so what a proof costs is what the model's behaviours are, not waste
-    /// (docs/dpor.md, "Not done yet": the consumers' traces multiply).
-    /// `STALEMATE_TRACE_EVENTS=2` checks the consumers with two events as well
-    /// (15,584, 1,488 and 18,544 executions; run in release).
-    #[test]
-    fn each_execution_of_the_modern_cachers_consumers_is_a_trace_of_its_own() {
-        let most = std::env::var("STALEMATE_TRACE_EVENTS")
-            .ok()
-            .and_then(|v| v.parse().ok())
-            .unwrap_or(1);
-        for events in 1..=most {
-            for consumer in ["fast", "slow", "gone"] {
-                let bounds = Bounds::default()
-                    .time(TimeMode::Virtual)
-                    .threads(1)
-                    .max_executions(1_000_000);
-                record::start();
-                let o = explore(&Engine::Dpor, &bounds, cacher(consumer, events), None)
-                    .expect("no engine error");
-                let t = record::take().expect("recording");
-                let x = &o.explored;
-                assert_eq!(x.stop, Stop::Exhausted, "{consumer}, {events} event(s)");
-                assert!(o.finding.is_none(), "{consumer}: a finding");
-                assert_eq!(
-                    t.counted, x.executions,
-                    "{consumer}: every execution counted"
-                );
-                assert_eq!(
-                    t.distinct.len() as u64,
-                    t.counted,
-                    "{consumer}, {events} event(s): two executions are one trace"
-                );
-                eprintln!(
-                    "{consumer}, {events} event(s): {} executions, {} traces",
-                    x.executions,
-                    t.distinct.len()
-                );
-            }
         }
     }
 }
