@@ -1462,8 +1462,26 @@ impl Explorer {
                 None
             };
             // A runtime stop disables every pending step: treat it as dependent with them.
+            // Not a step blocked both before the stop and after it, unless the stopping
+            // step touches what it waits on: the stop did not keep it from going first,
+            // it could not (main waiting at its end for the others, a goroutine parked
+            // at a channel), and a reversal asking it to expanded the level for nothing.
+            // Likewise the stopping step against an earlier step where its goroutine was
+            // blocked: only a real conflict races there (its waker, by the enabler
+            // rule); going first past the others' independent steps would only end the
+            // execution at the same violation with fewer of them run.
             let st = signature(&tgt.accesses);
+            let held = stopped && !real && n > 0 && blocked_at(n, q) && blocked_at(n - 1, q);
+            let stop_target = stopped && real && j + 1 == n;
             let dep_t = |i: usize| {
+                if held && i + 1 == n {
+                    let s = stack[i].ev.as_ref().expect("executed");
+                    return s.tid == q || conflict(&s.accesses, &tgt.accesses);
+                }
+                if stop_target && evs[i].tid != q && !enabled_at(i, q) {
+                    let s = stack[j].ev.as_ref().expect("executed");
+                    return conflict(&evs[i].accesses, &s.accesses);
+                }
                 dependent_sig(evs[i], sigs[i], tgt, st)
                     || (stopped && (i + 1 == n || (real && j + 1 == n)))
             };
