@@ -509,12 +509,15 @@ pub fn census(engine: &Engine, bounds: &Bounds, model: ModelFn) -> Result<Census
 #[derive(Debug)]
 pub struct Traces {
     pub explored: Explored,
-    /// Executions that ran to their end and counted (not cut short asleep).
+    /// Executions that counted (not cut short asleep), those stopped at a violation
+    /// included.
     pub counted: u64,
     /// Each counted execution's trace that ran to its end, named by a 128-bit hash
-    /// of its least linearisation under dpor's dependence (its events in an order
-    /// every equivalent interleaving gives, each with its goroutine, choices and
-    /// accesses; steps that touch nothing shared but a wake-up left out).
+    /// of its least linearisation under dpor's dependence with the wake-ups left out:
+    /// its events in an order every equivalent interleaving gives, each with its
+    /// goroutine, choices and accesses, less the steps that touch nothing shared but a
+    /// wake-up (a woken goroutine taking its result, main ending its wait). Names are
+    /// for comparing within one process (the hash is std's, which may change).
     pub traces: BTreeSet<u128>,
     /// The same of each execution stopped at a violation, as far as it ran. Which
     /// steps of the others ran before the violation is no behaviour (nothing follows
@@ -527,9 +530,12 @@ pub struct Traces {
 /// executions are few against its traces (optimal DPOR runs one per trace), and, with
 /// `expand`, for the traces themselves by a search that needs no race analysis:
 /// every level expanded (every goroutine awake there a branch, with sleep sets, so
-/// every trace is reached at least once, most of them many times). A model whose
-/// `dpor` traces differ from its expanded search's has a trace the race analysis
-/// missed, or one it made up.
+/// every trace is reached at least once, most of them many times). For a model
+/// without polling loops (whose rounds are events the two searches run differently),
+/// where both runs exhausted their trees (`explored.stop`), `dpor` traces that differ
+/// from the expanded search's are a trace the race analysis missed, or one it made
+/// up. Run it where no other thread calls [`help`] (the CLI's `--jobs` does): the
+/// executions of a subtree another thread takes are not named.
 ///
 /// ```
 /// use stalemate::explore::{Bounds, ModelFn, traces};
@@ -554,6 +560,14 @@ pub fn traces(bounds: &Bounds, model: ModelFn, expand: bool) -> Result<Traces, E
         ..bounds.clone()
     };
     let on_run: OnRun = Arc::new(|_, _| false);
+    /// Recording stops however the run ends.
+    struct Off;
+    impl Drop for Off {
+        fn drop(&mut self) {
+            engine::dpor::record::take();
+        }
+    }
+    let _off = Off;
     engine::dpor::record::start();
     let d = drive(
         &Engine::Dpor,

@@ -1018,10 +1018,11 @@ fn cacher(consumer: &'static str, events: i64) -> ModelFn {
 /// with one event no two are one trace (their names, least linearisations under the
 /// explorer's dependence, differ: `explore::traces`); with two events (run with
 /// `STALEMATE_TRACE_EVENTS=2`, in release) 15,584 / 1,424 / 17,232 executions are
-/// 14,048 / 1,328 / 15,040 traces, the rest differing only in which goroutine's last
-/// step woke another. The proof being complete, what a proof of the modern Cacher
-/// costs is what the model's behaviours are, not waste (docs/dpor.md, "Not done yet":
-/// the consumers' traces multiply).
+/// 14,048 / 1,328 / 15,040 traces, the rest repeating a trace as `explore::traces`
+/// names it (wake-ups left out; whether that is waste or the name too coarse is not
+/// established). The proof being complete, what a proof of the modern Cacher costs is
+/// about what the model's behaviours are (docs/dpor.md, "Not done yet": the
+/// consumers' traces multiply).
 #[test]
 fn the_modern_cachers_executions_are_its_traces() {
     let most = std::env::var("STALEMATE_TRACE_EVENTS")

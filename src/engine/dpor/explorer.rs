@@ -1462,21 +1462,21 @@ impl Explorer {
                 None
             };
             // A runtime stop disables every pending step: treat it as dependent with them.
-            // Not a step blocked both before the stop and after it, unless the stopping
-            // step touches what it waits on: the stop did not keep it from going first,
-            // it could not (main waiting at its end for the others, a goroutine parked
-            // at a channel), and a reversal asking it to expanded the level for nothing.
-            // Likewise the stopping step against an earlier step where its goroutine was
-            // blocked: only a real conflict races there (its waker, by the enabler
-            // rule); going first past the others' independent steps would only end the
-            // execution at the same violation with fewer of them run.
+            // Not a step blocked where the stopping step ran (main waiting at its end for
+            // the others, a goroutine parked at a channel): the reversal would put it at
+            // that level, where it cannot run, and expand the level for nothing. Its races
+            // with earlier steps are looked for as in any execution.
+            // Nor the stopping step against an earlier step where its goroutine was
+            // blocked, unless they conflict (its waker races by the enabler rule): moved
+            // before a step it does not touch, a violation the step itself decides ends
+            // the execution the same way with fewer steps run, and a deadlock found after
+            // it is the same trace.
             let st = signature(&tgt.accesses);
-            let held = stopped && !real && n > 0 && blocked_at(n, q) && blocked_at(n - 1, q);
+            let held = stopped && !real && n > 0 && blocked_at(n - 1, q);
             let stop_target = stopped && real && j + 1 == n;
             let dep_t = |i: usize| {
                 if held && i + 1 == n {
-                    let s = stack[i].ev.as_ref().expect("executed");
-                    return s.tid == q || conflict(&s.accesses, &tgt.accesses);
+                    return false;
                 }
                 if stop_target && evs[i].tid != q && !enabled_at(i, q) {
                     let s = stack[j].ev.as_ref().expect("executed");
