@@ -734,7 +734,6 @@ fn dpor_agrees(p: &Program, dfs: &Census, by: &str) -> Result<(), String> {
 }
 
 /// What `traces_agree` measured over the programs whose traces it compared.
-#[derive(Default)]
 struct Tally {
     programs: u64,
     /// Each program's traces: those the expanded search ran to their end or stopped
@@ -908,15 +907,9 @@ fn server_agrees(p: &Program) -> Result<bool, String> {
 
 #[test]
 fn loom_reaches_exactly_what_exhaustive_dfs_reaches() {
-    let cases = std::env::var("STALEMATE_DIFF_CASES")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(128);
+    let cases = common::env_or("STALEMATE_DIFF_CASES", 128);
     // Campaigns may draw other programs than the suite's.
-    let seed = std::env::var("STALEMATE_DIFF_SEED")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(0x5747_e3a7);
+    let seed = common::env_or("STALEMATE_DIFF_SEED", 0x5747_e3a7);
     let config = Config {
         cases,
         rng_seed: RngSeed::Fixed(seed),

@@ -1025,10 +1025,7 @@ fn cacher(consumer: &'static str, events: i64) -> ModelFn {
 /// consumers' traces multiply).
 #[test]
 fn the_modern_cachers_executions_are_its_traces() {
-    let most = std::env::var("STALEMATE_TRACE_EVENTS")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(1);
+    let most = common::env_or("STALEMATE_TRACE_EVENTS", 1);
     for events in 1..=most {
         for consumer in ["fast", "slow", "gone"] {
             let b = Bounds::default()
@@ -1059,7 +1056,7 @@ fn the_modern_cachers_executions_are_its_traces() {
 
 /// A violation stops the execution, and the stopping step is dependent with every
 /// goroutine's next step (each could have gone first), but not with a step blocked
-/// both before it and after it that it does not touch: that one could not go first.
+/// where the stopping step ran: that one could not go first.
 /// Nor is the stopping step raced with an earlier step where its goroutine was
 /// blocked, unless they conflict. Here main leaves two senders and a server behind;
 /// each execution ends in a deadlock, stopped at the step that made it. Raced with

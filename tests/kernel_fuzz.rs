@@ -8,6 +8,7 @@ use proptest::test_runner::RngSeed;
 use stalemate::report::Property;
 use stalemate::{runner, scenario};
 use std::path::{Path, PathBuf};
+mod common;
 
 fn kernels() -> Vec<PathBuf> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
@@ -91,7 +92,7 @@ proptest! {
         cases: 256,
         failure_persistence: None,
         rng_seed: RngSeed::Fixed(
-            std::env::var("STALEMATE_FUZZ_SEED").ok().and_then(|s| s.parse().ok()).unwrap_or(0x6b65_726e),
+            common::env_or("STALEMATE_FUZZ_SEED", 0x6b65_726e),
         ),
         ..ProptestConfig::default()
     })]

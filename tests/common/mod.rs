@@ -3,6 +3,16 @@
 use std::collections::BTreeSet;
 use std::process::{Command, Output};
 
+/// The environment variable `name` parsed, or `default` if it is unset or does not
+/// parse: how campaigns change a test's seed or size.
+#[allow(dead_code)] // not every test crate reads one
+pub fn env_or<T: std::str::FromStr>(name: &str, default: T) -> T {
+    std::env::var(name)
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
+}
+
 /// Runs `stalemate` with `args` in the crate's root.
 #[allow(dead_code)] // not every test crate runs the binary
 pub fn stalemate(args: &[&str]) -> Output {
