@@ -21,6 +21,9 @@
 //! a campaign after its finding (loom stays the server shape's reference).
 //! `STALEMATE_DIFF_SHAPE=server` or `rw` draws only programs of that shape.
 //!
+//! `STALEMATE_DIFF_OVER=1` prints each program dpor explores in more than two
+//! executions per trace.
+//!
 //! `STALEMATE_DIFF_CASES=N` sets the number of programs (the suite runs 128 with a fixed
 //! seed, which `STALEMATE_DIFF_SEED=S` replaces; docs/testing.md and docs/dpor.md give the long campaigns' command and counts).
 
@@ -811,6 +814,9 @@ fn traces_agree(p: &Program) -> Result<Option<()>, String> {
     t.counted += d.counted;
     t.expanded += all.explored.executions;
     t.over += u64::from(e > 2 * n);
+    if e > 2 * n && std::env::var_os("STALEMATE_DIFF_OVER").is_some() {
+        println!("over: {e} executions for {n} traces: {p:?}");
+    }
     if e * t.worst.1 > t.worst.0 * n {
         t.worst = (e, n);
     }
@@ -941,10 +947,11 @@ fn loom_reaches_exactly_what_exhaustive_dfs_reaches() {
         c >= s,
         "most programs must fit the bounds: {c} compared, {s} skipped"
     );
-    // Not yet the issue's two per trace on these programs (docs/dpor.md, "Not done
-    // yet"): a guard that the ratio does not grow.
+    // The issue's two executions per trace, over the programs taken together: one
+    // program alone may take more (docs/dpor.md, "Not done yet"), so a campaign of a
+    // few programs says nothing either way.
     assert!(
-        t.dpor <= 3 * t.traces,
+        t.programs < 100 || t.dpor <= 2 * t.traces,
         "dpor ran {} executions for {} traces",
         t.dpor,
         t.traces

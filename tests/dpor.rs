@@ -3,8 +3,9 @@
 //! reductions with a program that would break it if it were unsound.
 
 use stalemate::Stop;
-use stalemate::explore::{Bounds, Census, Engine, ModelFn, census, explore};
+use stalemate::explore::{Bounds, Census, Engine, ModelFn, Traces, census, explore};
 use stalemate::go::{Chan, Go, Var};
+use std::collections::BTreeSet;
 use std::sync::Arc;
 use std::time::Duration;
 mod common;
@@ -1058,62 +1059,226 @@ fn the_modern_cachers_executions_are_its_traces() {
 /// goroutine's next step (each could have gone first), but not with a step blocked
 /// where the stopping step ran: that one could not go first.
 /// Nor is the stopping step raced with an earlier step where its goroutine was
-/// blocked, unless they conflict. Here main leaves two senders and a server behind;
-/// each execution ends in a deadlock, stopped at the step that made it. Raced with
-/// main waiting at its end for the others, with the senders parked at their channel,
-/// and (the stopping step being a woken sender's) with steps taken while that sender
-/// was parked, the stop asked for reversals none of them could run, each expanding
-/// its level: 323 executions for these 58 traces before (237 ending asleep), 209 now.
-/// The traces are still the expanded search's, and loom's violations and outcomes
-/// are reached.
+/// blocked, unless they conflict. Here main leaves two senders and a server behind,
+/// and the server ends with a `Done` on a WaitGroup at zero (a panic) if it took two
+/// rounds: where the execution ends in a deadlock instead, it ends as any last step
+/// does (`a_deadlock_ends_the_execution_as_a_last_step_does`). Raced with main
+/// waiting at its end for the others, with the senders parked at their channel, and
+/// (the stopping step being a woken sender's) with steps taken while that sender was
+/// parked, the stop asked for reversals none of them could run, each expanding its
+/// level: without the `Done`, every execution stopped at a deadlock, 323 executions
+/// for its 58 traces before these rules (237 ending asleep), 209 with them, 58 since
+/// deadlocks end executions; with it, 300 for 108 traces, most of them stopped
+/// prefixes (2026-11-27). The traces are still the expanded search's, and loom's
+/// violations and outcomes are reached.
 #[test]
 fn a_stop_does_not_race_with_steps_blocked_across_it() {
-    let model: ModelFn = Arc::new(|go: &Go| {
-        let (c0, c1): (Chan<u8>, Chan<u8>) = (go.chan("c0", 0), go.chan("c1", 0));
-        let (s0, s1) = (c0.clone(), c1.clone());
-        go.go("server", move |go| {
-            for _ in 0..2 {
-                let _ = go.select().recv(&s0).recv(&s1).wait();
+    for panic in [false, true] {
+        let model: ModelFn = Arc::new(move |go: &Go| {
+            let (c0, c1): (Chan<u8>, Chan<u8>) = (go.chan("c0", 0), go.chan("c1", 0));
+            let wg = go.waitgroup("wg");
+            let (s0, s1) = (c0.clone(), c1.clone());
+            go.go("server", move |go| {
+                for _ in 0..2 {
+                    let _ = go.select().recv(&s0).recv(&s1).wait();
+                }
+                if panic {
+                    wg.done();
+                }
+            });
+            for i in 0..2 {
+                let c1 = c1.clone();
+                go.go(&format!("sender{i}"), move |_| c1.send(1));
             }
+            c0.send(0);
         });
-        for i in 0..2 {
-            let c1 = c1.clone();
-            go.go(&format!("sender{i}"), move |_| c1.send(1));
-        }
-        c0.send(0);
-    });
-    let b = Bounds::default()
-        .time(stalemate::TimeMode::Virtual)
-        .max_executions(100_000);
-    let all = stalemate::explore::traces(&b, model.clone(), true).expect("ran");
-    let d = stalemate::explore::traces(&b, model.clone(), false).expect("ran");
+        let b = Bounds::default()
+            .time(stalemate::TimeMode::Virtual)
+            .max_executions(100_000);
+        let (d, all) = traces_agree(&b, model.clone());
+        let n = all.traces.union(&all.stopped).count() as u64;
+        let most = if panic { 300 } else { n };
+        assert!(
+            d.explored.executions <= most,
+            "{} executions for {n} traces ({} counted)",
+            d.explored.executions,
+            d.counted
+        );
+        // Four goroutines are beyond DFS here: loom is the reference, as for the
+        // differential test's server shape.
+        let (_, dpor) = same_as_loom_in(&b.max_executions(2_000_000), model);
+        let want = if panic {
+            "fault:negative-waitgroup-counter"
+        } else {
+            "deadlock"
+        };
+        assert!(dpor.violations.contains(want), "{:?}", dpor.violations);
+    }
+}
+
+/// dpor reaches every trace the search with every level expanded runs to its end
+/// (`explore::traces`), and nothing beyond them: the traces of both, dpor's first.
+fn traces_agree(b: &Bounds, model: ModelFn) -> (Traces, Traces) {
+    let all = stalemate::explore::traces(b, model.clone(), true).expect("ran");
+    let d = stalemate::explore::traces(b, model, false).expect("ran");
     assert_eq!(all.explored.stop, Stop::Exhausted);
     assert_eq!(d.explored.stop, Stop::Exhausted);
-    let every = |t: &stalemate::explore::Traces| -> std::collections::BTreeSet<u128> {
-        t.traces.union(&t.stopped).copied().collect()
-    };
+    let every = |t: &Traces| -> BTreeSet<u128> { t.traces.union(&t.stopped).copied().collect() };
     assert!(every(&d).is_subset(&every(&all)));
     assert!(
         all.traces.iter().all(|t| every(&d).contains(t)),
         "dpor misses a trace the expanded search runs to its end"
     );
-    let n = every(&all).len() as u64;
-    assert!(
-        d.explored.executions <= 250,
-        "{} executions for {n} traces ({} counted)",
-        d.explored.executions,
-        d.counted
-    );
     eprintln!(
-        "{} executions ({} counted) for {n} traces; the expanded search {}",
-        d.explored.executions, d.counted, all.explored.executions
+        "dpor {} executions ({} counted) for {} traces; the expanded search {}",
+        d.explored.executions,
+        d.counted,
+        every(&all).len(),
+        all.explored.executions
     );
-    // Four goroutines are beyond DFS here: loom is the reference, as for the
-    // differential test's server shape.
-    let (_, dpor) = same_as_loom_in(&b.max_executions(2_000_000), model);
-    assert!(
-        dpor.violations.contains("deadlock"),
-        "{:?}",
-        dpor.violations
+    (d, all)
+}
+
+/// A deadlock, a leak or a livelock is the state every goroutine is blocked in, which
+/// the trace decides, whatever order of it ran: the step that blocked last ends the
+/// execution as any last step does. Stopped there instead, as at a violation a step
+/// makes, it was dependent with every step before it, and each of those races asked
+/// for a reversal: main waiting forever, one goroutine parked at a nil channel under a
+/// lock, another closing a channel, took 3 executions (2 ending asleep) for their one
+/// trace with a timer beside them, and its channel's wake-ups, counted as the
+/// stopping step's, raced with steps they had no part in. One execution now, and the
+/// deadlock is reported.
+#[test]
+fn a_deadlock_ends_the_execution_as_a_last_step_does() {
+    let model: ModelFn = Arc::new(|go: &Go| {
+        let m = go.mutex("m");
+        let c: Chan<u8> = go.chan("c", 0);
+        let nil: Chan<u8> = go.nil_chan("nil");
+        let _tick = go.after("t", Duration::from_millis(20));
+        go.go("locker", move |_| {
+            m.lock();
+            nil.recv();
+        });
+        go.go("closer", move |_| c.close());
+        go.select().wait();
+    });
+    let b = Bounds::default().max_executions(1_000);
+    let (d, all) = traces_agree(&b, model.clone());
+    assert_eq!((d.explored.executions, all.traces.len()), (1, 1));
+    let found = explore(&Engine::Dpor, &b, model, None).expect("ran");
+    let f = found.finding.expect("the deadlock is found");
+    assert_eq!(f.violation().property.key(), "deadlock");
+}
+
+/// A goroutine parked at the end of an execution (its last step blocked, and nothing
+/// woke it since) has a retry as its next step, which is raced with nothing: every
+/// step that touches what it waits on came after it parked, and putting the retry
+/// before one needs it woken, which no step kept in the reversal does (they do what
+/// they did, being independent of the step moved past). Raced, each reversal could not
+/// run and expanded its level. Main receiving on an unbuffered channel no one sends
+/// on, a server taking two rounds from it or a buffered one, a goroutine sending once
+/// into the buffered one: 19 executions for 7 traces with the retry raced, 7 now,
+/// each trace the expanded search's.
+#[test]
+fn a_parked_goroutines_retry_races_with_nothing() {
+    let model: ModelFn = Arc::new(|go: &Go| {
+        let (c1, c2): (Chan<u8>, Chan<u8>) = (go.chan("c1", 0), go.chan("c2", 2));
+        let wg = go.waitgroup("wg");
+        wg.add(1);
+        let (s1, s2, w) = (c1.clone(), c2.clone(), wg.clone());
+        go.go("server", move |go| {
+            for _ in 0..2 {
+                let f = go.select().recv(&s1).recv(&s2).wait();
+                go.note(format!("served {:?}", f.index));
+            }
+            w.done();
+        });
+        let w = wg.clone();
+        go.go("done", move |_| w.done());
+        go.go("sender", move |_| c2.send(1));
+        c1.recv();
+        wg.wait();
+    });
+    let b = Bounds::default()
+        .time(stalemate::TimeMode::Virtual)
+        .max_executions(1_000);
+    let (d, all) = traces_agree(&b, model);
+    assert_eq!(
+        d.explored.executions,
+        (all.traces.len() + all.stopped.len()) as u64
     );
+}
+
+/// A branch whose label makes a pending sibling's very event (the sibling's choice
+/// values name a case that is not ready here, or values past the choices the step
+/// makes) takes the sibling's subtree into its own: the sibling would run the same
+/// event again. A server taking two rounds from an unbuffered and a buffered
+/// channel, a goroutine trying once to send into the unbuffered one, another sending
+/// into the buffered one, main sending into the unbuffered one: 64 executions for 46
+/// traces before, 46 now.
+#[test]
+fn a_branch_that_makes_its_siblings_event_takes_its_subtree() {
+    let model: ModelFn = Arc::new(|go: &Go| {
+        let (a, b): (Chan<u8>, Chan<u8>) = (go.chan("a", 0), go.chan("b", 1));
+        let (sa, sb) = (a.clone(), b.clone());
+        go.go("server", move |go| {
+            for _ in 0..2 {
+                let f = go.select().recv(&sa).recv(&sb).wait();
+                go.note(format!("served {:?}", f.index));
+            }
+        });
+        let a2 = a.clone();
+        go.go("tryer", move |go| {
+            let f = go.select().send(&a2, 1).default().wait();
+            go.note(format!("tried {:?}", f.index));
+        });
+        go.go("sender", move |_| b.send(2));
+        a.send(3);
+    });
+    let b = Bounds::default()
+        .time(stalemate::TimeMode::Virtual)
+        .max_executions(1_000);
+    let (d, all) = traces_agree(&b, model);
+    assert_eq!((d.explored.executions, all.traces.len()), (46, 46));
+}
+
+/// An execution a violation cuts short shows none of the steps the others would have
+/// taken after it, so a goroutine asleep where a race's reversal would go covers the
+/// reversal only if it runs in it first: absent from it and independent of it, it may
+/// still conflict with a step the cut left out. Found by the differential campaign of
+/// seed 20261229 (shrunk) once a parked goroutine's retry raced with nothing, which
+/// had covered it: main and a goroutine each send on a channel no one receives from, a
+/// server takes two rounds from an unbuffered and a buffered channel and then calls
+/// `Done` on a WaitGroup at zero (a panic: the cut), a third tries twice to send into
+/// the buffered one. The trace where the goroutine parks before main, the server
+/// stuck in its second round, was missed.
+#[test]
+fn a_cut_execution_hides_what_a_sleeping_goroutine_meets() {
+    let model: ModelFn = Arc::new(|go: &Go| {
+        let (c0, c1, c2): (Chan<u8>, Chan<u8>, Chan<u8>) =
+            (go.chan("c0", 0), go.chan("c1", 1), go.chan("c2", 0));
+        let wg = go.waitgroup("wg");
+        let (s0, s1) = (c0.clone(), c1.clone());
+        go.go("server", move |go| {
+            for _ in 0..2 {
+                let f = go.select().recv(&s0).recv(&s1).wait();
+                go.note(format!("served {:?}", f.index));
+            }
+            wg.done();
+        });
+        let c = c2.clone();
+        go.go("sender", move |_| c.send(1));
+        go.go("tryer", move |go| {
+            for _ in 0..2 {
+                let f = go.select().send(&c1, 2).default().wait();
+                go.note(format!("tried {:?}", f.index));
+            }
+        });
+        c2.send(0);
+    });
+    let b = Bounds::default()
+        .time(stalemate::TimeMode::Virtual)
+        .max_executions(1_000);
+    let (_, all) = traces_agree(&b, model);
+    assert_eq!(all.traces.len(), 2);
 }

@@ -332,6 +332,11 @@ pub(crate) fn clock_advanced() -> bool {
     own
 }
 
+/// No goroutine can run (the violation about to be reported is the final state's).
+pub(crate) fn stuck() {
+    dpor::stuck();
+}
+
 /// The execution is aborted (a violation): an engine that reduces explores nothing
 /// after it.
 pub(crate) fn aborted() {

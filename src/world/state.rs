@@ -929,9 +929,13 @@ impl State {
     pub(crate) fn abort(&mut self) {
         self.aborted = true;
         crate::engine::aborted();
+        // These wake-ups only unwind: no select they take off was completed by the
+        // step, which touched no more of its channels than it did.
+        let withdrawn = self.withdrawn.len();
         for g in 0..self.gors.len() {
             self.wake(g);
         }
+        self.withdrawn.truncate(withdrawn);
     }
 
     /// Called whenever a goroutine stops running. If no goroutine can run any more,
@@ -969,6 +973,7 @@ impl State {
             return;
         }
         let v = super::detect::analyze(self);
+        crate::engine::stuck();
         self.fail(v);
     }
 

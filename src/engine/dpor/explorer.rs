@@ -45,11 +45,18 @@ pub enum Access {
 pub struct Next {
     pub tid: Tid,
     pub accesses: Accesses,
+    /// A blocked thread's step is a retry: its last step blocked it, and nothing has
+    /// woken it since (else it is held back from a step it has not tried).
+    pub parked: bool,
 }
 
 impl Next {
     pub fn new(tid: Tid, accesses: Accesses) -> Self {
-        Next { tid, accesses }
+        Next {
+            tid,
+            accesses,
+            parked: false,
+        }
     }
 }
 
@@ -421,6 +428,8 @@ pub struct Stats {
     pub abandoned: u64,
     /// Wakeup-sequence heads found not enabled at replay (treated by full expansion).
     pub infeasible: u64,
+    /// Steps whose run made a pending sibling's event, which was merged into it.
+    pub merged: u64,
     /// Races found (reversible ones) and wakeup insertions that changed a tree.
     pub races: u64,
     pub insertions: u64,
@@ -492,7 +501,7 @@ pub struct Done {
     ev: Option<Event>,
     stoppers: Vec<Tid>,
     /// Wakeup insertions at the subtree's level and above, in their order.
-    ops: Vec<(usize, Vec<Event>)>,
+    ops: Vec<(usize, Vec<Event>, bool)>,
     /// The level as the subtree left it, when the subtree read more of it than its
     /// sleep set and branch (a choice made afresh there, a fallback): the result then
     /// holds only where the giver's level is the very one it was given.
@@ -523,6 +532,8 @@ pub struct Explorer {
     pos: usize,
     /// choose() calls so far in the current step, and how many values are forced.
     nchoice: usize,
+    /// How many cases each of the current step's choices had (a first run's).
+    arity: Vec<u32>,
     forced_len: usize,
     replaying_step: bool,
     started: bool,
@@ -571,7 +582,7 @@ pub struct Explorer {
     /// A given subtree's result that stopped the exploration.
     pub halted: Option<Done>,
     /// Insertions at the root level and above (a given subtree's, for its giver).
-    ops: Vec<(usize, Vec<Event>)>,
+    ops: Vec<(usize, Vec<Event>, bool)>,
     /// The root level was read beyond its sleep set and branch (`Done::full`).
     full: bool,
     /// The subtree is explored.
@@ -590,6 +601,7 @@ impl Explorer {
             stack: Vec::new(),
             pos: 0,
             nchoice: 0,
+            arity: Vec::new(),
             forced_len: 0,
             replaying_step: false,
             started: false,
@@ -848,11 +860,11 @@ impl Explorer {
                 }
             }
         }
-        for (l, v) in done.ops {
+        for (l, v, cut) in done.ops {
             if full && l == li {
                 continue;
             }
-            self.record(l, v);
+            self.record(l, v, cut);
         }
         self.clean = done.clean;
         self.hb_ok = self.hb_ok.min(li);
@@ -1100,10 +1112,47 @@ impl Explorer {
             return;
         }
         let n = self.nchoice;
-        if let Some(ev) = self.stack[self.pos - 1].ev.as_mut()
-            && ev.choices.len() > n
-        {
+        let li = self.pos - 1;
+        let lvl = &mut self.stack[li];
+        let Some(ev) = lvl.ev.as_mut() else {
+            return;
+        };
+        if ev.choices.len() > n {
             ev.choices.truncate(n);
+        }
+        // A sibling whose label makes this very event (its values clamped to the
+        // cases each choice had, its values past the step's choices never asked
+        // for) would run it again: its subtree is this branch's.
+        let (tid, arity) = (ev.tid, &self.arity);
+        let same = |p: &WuNode| {
+            p.ev.tid == tid
+                && p.ev.choices.len() >= n
+                && (0..n).all(|k| p.ev.choices[k].min(arity[k] - 1) == ev.choices[k])
+        };
+        if !lvl.pending.iter().any(same) {
+            return;
+        }
+        let mut moved = Vec::new();
+        let mut i = 0;
+        while i < lvl.pending.len() {
+            if same(&lvl.pending[i]) {
+                moved.push(lvl.pending.remove(i));
+            } else {
+                i += 1;
+            }
+        }
+        for node in moved {
+            let mut paths = Vec::new();
+            for c in &node.children {
+                leaf_paths(c, &mut Vec::new(), &mut paths);
+            }
+            for p in paths {
+                insert_list(&mut lvl.carry, p, None);
+            }
+        }
+        self.stats.merged += 1;
+        if self.root == Some(li) {
+            self.full = true;
         }
     }
 
@@ -1122,6 +1171,7 @@ impl Explorer {
                 self.forced_len = cur.choices.len();
                 self.replaying_step = false;
                 self.nchoice = 0;
+                self.arity.clear();
                 self.pos += 1;
                 return Some(cur.tid);
             }
@@ -1179,6 +1229,7 @@ impl Explorer {
         if self.root == Some(li) {
             self.full = true;
         }
+        self.arity.push(n as u32);
         let prefix: Vec<u32> = ev.choices[..ci.min(ev.choices.len())].to_vec();
         let tid = ev.tid;
         let acc = ev.accesses.clone();
@@ -1286,6 +1337,16 @@ impl Explorer {
     /// `stop` right after the step just taken, the others' next steps being what they
     /// were when it was chosen.
     pub fn stop_after_last(&mut self) -> bool {
+        self.after_last(true)
+    }
+
+    /// `end` right after the step just taken, which left no goroutine able to run:
+    /// the others' next steps, all blocked, are what they were when it was chosen.
+    pub fn end_after_last(&mut self) -> bool {
+        self.after_last(false)
+    }
+
+    fn after_last(&mut self, stopped: bool) -> bool {
         let (enabled, blocked) = match self.pos.checked_sub(1).map(|k| &self.stack[k]) {
             Some(l) => {
                 let me = l.ev.as_ref().map(|e| e.tid);
@@ -1296,7 +1357,11 @@ impl Explorer {
             }
             None => (Vec::new(), Vec::new()),
         };
-        self.stop(enabled, blocked)
+        if stopped {
+            self.stop(enabled, blocked)
+        } else {
+            self.end(enabled, blocked)
+        }
     }
 
     fn finish(&mut self, enabled: Vec<Next>, blocked: Vec<Next>, stopped: bool) -> bool {
@@ -1439,6 +1504,7 @@ impl Explorer {
                 complete: false,
             })
             .collect();
+        let parked = |q: Tid| stack[n].blocked.iter().any(|x| x.tid == q && x.parked);
         let targets = (self.clean.min(n)..n)
             .map(|j| (evs[j], j, true))
             .chain(pending.iter().map(|e| (e, n, false)));
@@ -1575,6 +1641,13 @@ impl Explorer {
                     }
                 }
             }
+            // A parked goroutine's retry: every step it races with came after the
+            // step that parked it, and a reversal would need it woken, which only a
+            // step that woke it here could do (the steps a reversal keeps are
+            // independent of the one it moves past, so they do what they did).
+            if !real && parked(q) {
+                continue;
+            }
             for &i in &front {
                 if evs[i].tid == q || has(u, i) {
                     continue; // same thread, or not a direct race
@@ -1632,22 +1705,23 @@ impl Explorer {
         self.index = index;
         self.stats.races += inserts.len() as u64;
         for (lvl, v) in inserts {
-            self.record(lvl, v);
+            self.record(lvl, v, stopped);
         }
     }
 
-    /// A wakeup insertion at level `li`: one at this subtree's root level or above is
-    /// also its giver's to make.
-    fn record(&mut self, li: usize, v: Vec<Event>) {
+    /// A wakeup insertion at level `li`, from an execution a violation `cut` short or
+    /// not (`insert`): one at this subtree's root level or above is also its giver's
+    /// to make.
+    fn record(&mut self, li: usize, v: Vec<Event>, cut: bool) {
         if let Some(r) = self.root
             && li <= r
         {
-            self.ops.push((li, v.clone()));
+            self.ops.push((li, v.clone(), cut));
             if li < r {
                 return;
             }
         }
-        if self.insert(li, v) {
+        if self.insert(li, v, cut) {
             self.stats.insertions += 1;
             // A branch given away here may no longer be the one this level takes next.
             if let Some(g) = self.given.get(li).and_then(Option::as_ref) {
@@ -1682,16 +1756,19 @@ impl Explorer {
     }
 
     /// insert_[pre](v) into the wakeup tree of level `li`, unless a sleeping thread is a
-    /// weak initial of v (one asleep since the unit's start: goes first in v).
+    /// weak initial of v (one asleep since the unit's start, or any where v comes from
+    /// an execution a violation `cut` short: goes first in v). A weak initial that is
+    /// not in v covers v only if it stays independent of what would follow v, which a
+    /// cut execution does not show: the steps it never ran may conflict with it.
     /// Returns whether the tree changed.
-    fn insert(&mut self, li: usize, v: Vec<Event>) -> bool {
+    fn insert(&mut self, li: usize, v: Vec<Event>, cut: bool) -> bool {
         let unit_sleep = &self.unit_sleep;
         let lvl = &mut self.stack[li];
         if lvl.expanded {
             return false;
         }
         let covered = |e: &SleepEntry| {
-            if unit_sleep.contains(e) {
+            if cut || unit_sleep.contains(e) {
                 goes_first(e, &v)
             } else {
                 sleep_covers(e, &v)
@@ -1789,6 +1866,18 @@ fn weak_initial(
     } else {
         Some(None)
     }
+}
+
+/// Every root-to-leaf sequence of the wakeup subtree at `node`, each after `path`.
+fn leaf_paths(node: &WuNode, path: &mut Vec<Event>, out: &mut Vec<Vec<Event>>) {
+    path.push(node.ev.clone());
+    if node.children.is_empty() {
+        out.push(path.clone());
+    }
+    for c in &node.children {
+        leaf_paths(c, path, out);
+    }
+    path.pop();
 }
 
 fn insert_list(list: &mut Vec<WuNode>, mut w: Vec<Event>, active: Option<Tid>) -> bool {

@@ -74,6 +74,8 @@ struct Rt {
     extra: Vec<(Obj, Access)>,
     /// The step being executed broke a property: the execution stops there.
     aborted: bool,
+    /// ... by leaving no goroutine able to run (`stuck`).
+    stuck: bool,
     /// Goroutines parked at the last scheduling point, in order (`wake`).
     parked: Vec<Tid>,
     /// The step being executed advanced the virtual clock (`clock_advanced`).
@@ -169,6 +171,7 @@ impl Rt {
             ids: _,
             extra,
             aborted,
+            stuck,
             parked,
             clock,
             enabled,
@@ -177,6 +180,7 @@ impl Rt {
         gs.clear();
         extra.clear();
         *aborted = false;
+        *stuck = false;
         parked.clear();
         *clock = false;
         enabled.clear();
@@ -386,6 +390,14 @@ pub(crate) fn clock_advanced() {
     RT.with(|rt| rt.borrow_mut().clock = true);
 }
 
+/// The step being executed left no goroutine able to run: the execution is maximal,
+/// its violation (a deadlock, a leak, a livelock) a property of its final state.
+pub(crate) fn stuck() {
+    if active() {
+        RT.with(|rt| rt.borrow_mut().stuck = true);
+    }
+}
+
 /// The step being executed aborted the execution (a violation).
 pub(crate) fn aborted() {
     if active() {
@@ -462,7 +474,9 @@ impl Dpor {
             } else {
                 &mut *blocked
             };
-            list.push(Next::new(g.tid, Accesses::new()));
+            let mut next = Next::new(g.tid, Accesses::new());
+            next.parked = !run;
+            list.push(next);
             let a = &mut list.last_mut().expect("pushed").accesses;
             g.step_into(mode, a);
             let takes = matches!(mode, super::Mode::Local | super::Mode::Released);
@@ -526,7 +540,7 @@ impl Dpor {
     fn decide(&mut self, current: Option<usize>, between: bool) -> Option<usize> {
         // One look at the runtime: who can run, and what the step just taken did
         // beyond its declaration, broke, or advanced.
-        let (first, aborted, clock) = RT.with(|rt| {
+        let (first, aborted, stuck, clock) = RT.with(|rt| {
             let rt = &mut *rt.borrow_mut();
             let first = rt.gs.iter().position(|g| g.run)?;
             // Cleared, not taken: its room serves the next step.
@@ -536,7 +550,7 @@ impl Dpor {
                 }
                 rt.extra.clear();
             }
-            Some((first, rt.aborted, std::mem::take(&mut rt.clock)))
+            Some((first, rt.aborted, rt.stuck, std::mem::take(&mut rt.clock)))
         })?;
         if self.over {
             // Nothing past the end is a decision: the goroutines unwind.
@@ -548,6 +562,13 @@ impl Dpor {
                 || RT.with(|rt| current.is_some_and(|c| !rt.borrow().gs[c].run)),
             "the runtime asks at the world's points, and where the running goroutine stops"
         );
+        if aborted && stuck {
+            // Nothing could run after the step just taken: the execution ends there
+            // as any maximal one does, its violation a property of the state its
+            // trace reaches, whatever order of that trace ran.
+            self.finish(Explorer::end_after_last);
+            return Some(first);
+        }
         if aborted {
             // The step just taken broke a property: the execution stops after it, with
             // the others' next steps as they were (the explorer then explores every
