@@ -1122,7 +1122,12 @@ impl Explorer {
         }
         // A sibling whose label makes this very event (its values clamped to the
         // cases each choice had, its values past the step's choices never asked
-        // for) would run it again: its subtree is this branch's.
+        // for) would run it again: its subtree is this branch's. Not where the
+        // branch was abandoned (a fresh choice found every case taken by siblings):
+        // its subtree is never explored.
+        if self.abandoned {
+            return;
+        }
         let (tid, arity) = (ev.tid, &self.arity);
         let same = |p: &WuNode| {
             p.ev.tid == tid
