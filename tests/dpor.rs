@@ -1108,6 +1108,17 @@ fn a_stop_does_not_race_with_steps_blocked_across_it() {
     }
 }
 
+/// A goroutine "server" taking two rounds from `a` or `b`, each noted, then `then`.
+fn serve_two(go: &Go, a: Chan<u8>, b: Chan<u8>, then: impl FnOnce() + Send + 'static) {
+    go.go("server", move |go| {
+        for _ in 0..2 {
+            let f = go.select().recv(&a).recv(&b).wait();
+            go.note(format!("served {:?}", f.index));
+        }
+        then();
+    });
+}
+
 /// dpor reaches every trace the search with every level expanded runs to its end
 /// (`explore::traces`), and nothing beyond them: the traces of both, dpor's first.
 fn traces_agree(b: &Bounds, model: ModelFn) -> (Traces, Traces) {
@@ -1177,14 +1188,8 @@ fn a_parked_goroutines_retry_races_with_nothing() {
         let (c1, c2): (Chan<u8>, Chan<u8>) = (go.chan("c1", 0), go.chan("c2", 2));
         let wg = go.waitgroup("wg");
         wg.add(1);
-        let (s1, s2, w) = (c1.clone(), c2.clone(), wg.clone());
-        go.go("server", move |go| {
-            for _ in 0..2 {
-                let f = go.select().recv(&s1).recv(&s2).wait();
-                go.note(format!("served {:?}", f.index));
-            }
-            w.done();
-        });
+        let w = wg.clone();
+        serve_two(go, c1.clone(), c2.clone(), move || w.done());
         let w = wg.clone();
         go.go("done", move |_| w.done());
         go.go("sender", move |_| c2.send(1));
@@ -1212,13 +1217,7 @@ fn a_parked_goroutines_retry_races_with_nothing() {
 fn a_branch_that_makes_its_siblings_event_takes_its_subtree() {
     let model: ModelFn = Arc::new(|go: &Go| {
         let (a, b): (Chan<u8>, Chan<u8>) = (go.chan("a", 0), go.chan("b", 1));
-        let (sa, sb) = (a.clone(), b.clone());
-        go.go("server", move |go| {
-            for _ in 0..2 {
-                let f = go.select().recv(&sa).recv(&sb).wait();
-                go.note(format!("served {:?}", f.index));
-            }
-        });
+        serve_two(go, a.clone(), b.clone(), || {});
         let a2 = a.clone();
         go.go("tryer", move |go| {
             let f = go.select().send(&a2, 1).default().wait();
@@ -1281,14 +1280,7 @@ fn a_cut_execution_hides_what_a_sleeping_goroutine_meets() {
         let (c0, c1, c2): (Chan<u8>, Chan<u8>, Chan<u8>) =
             (go.chan("c0", 0), go.chan("c1", 1), go.chan("c2", 0));
         let wg = go.waitgroup("wg");
-        let (s0, s1) = (c0.clone(), c1.clone());
-        go.go("server", move |go| {
-            for _ in 0..2 {
-                let f = go.select().recv(&s0).recv(&s1).wait();
-                go.note(format!("served {:?}", f.index));
-            }
-            wg.done();
-        });
+        serve_two(go, c0.clone(), c1.clone(), move || wg.done());
         let c = c2.clone();
         go.go("sender", move |_| c.send(1));
         go.go("tryer", move |go| {
