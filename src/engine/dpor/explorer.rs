@@ -843,6 +843,7 @@ impl Explorer {
         s.sleep_blocked += d.sleep_blocked;
         s.abandoned += d.abandoned;
         s.infeasible += d.infeasible;
+        s.merged += d.merged;
         s.races += d.races;
         s.nondeterminism += d.nondeterminism;
         s.max_depth = s.max_depth.max(d.max_depth);
@@ -1261,9 +1262,38 @@ impl Explorer {
                     value = a;
                 }
                 None => {
-                    // Everything covered (cannot happen in one tree): abandon it.
+                    // Every case is a sibling's, pending or explored (a label that
+                    // fixed no value, beside labels that fixed each): abandon the
+                    // branch, its subtree going below a sibling that makes one of
+                    // those cases.
                     ev.choices.push(0);
                     self.abandoned = true;
+                    let mut paths = Vec::new();
+                    for c in &lvl.carry {
+                        leaf_paths(c, &mut Vec::new(), &mut paths);
+                    }
+                    lvl.carry.clear();
+                    if !paths.is_empty() {
+                        let at = lvl
+                            .pending
+                            .iter()
+                            .position(|p| p.ev.tid == tid && p.ev.choices.starts_with(&prefix));
+                        let at = at.unwrap_or_else(|| {
+                            // Every case explored already: one runs again, for this.
+                            let mut q = prefix.clone();
+                            q.push(0);
+                            lvl.pending.push(WuNode::leaf(Event {
+                                tid,
+                                accesses: acc.clone(),
+                                choices: q,
+                                complete: false,
+                            }));
+                            lvl.pending.len() - 1
+                        });
+                        for w in paths {
+                            insert_list(&mut lvl.pending[at].children, w, None);
+                        }
+                    }
                     return 0;
                 }
             }
