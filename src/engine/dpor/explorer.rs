@@ -1148,13 +1148,7 @@ impl Explorer {
             }
         }
         for node in moved {
-            let mut paths = Vec::new();
-            for c in &node.children {
-                leaf_paths(c, &mut Vec::new(), &mut paths);
-            }
-            for p in paths {
-                insert_list(&mut lvl.carry, p, None);
-            }
+            graft(&node.children, &mut lvl.carry);
         }
         self.stats.merged += 1;
         if self.root == Some(li) {
@@ -1268,12 +1262,8 @@ impl Explorer {
                     // those cases.
                     ev.choices.push(0);
                     self.abandoned = true;
-                    let mut paths = Vec::new();
-                    for c in &lvl.carry {
-                        leaf_paths(c, &mut Vec::new(), &mut paths);
-                    }
-                    lvl.carry.clear();
-                    if !paths.is_empty() {
+                    let carry = std::mem::take(&mut lvl.carry);
+                    if !carry.is_empty() {
                         let at = lvl
                             .pending
                             .iter()
@@ -1290,9 +1280,7 @@ impl Explorer {
                             }));
                             lvl.pending.len() - 1
                         });
-                        for w in paths {
-                            insert_list(&mut lvl.pending[at].children, w, None);
-                        }
+                        graft(&carry, &mut lvl.pending[at].children);
                     }
                     return 0;
                 }
@@ -1355,22 +1343,16 @@ impl Explorer {
         self.finish(enabled, blocked, false)
     }
 
-    /// The runtime stopped the execution early, right after the last step (e.g. at a
-    /// violation).  `enabled`/`blocked` are the pending steps of live threads.  The
-    /// last step is treated as dependent with every pending step (it disabled them),
-    /// so every way of running pending steps before the stop is explored.
-    pub fn stop(&mut self, enabled: Vec<Next>, blocked: Vec<Next>) -> bool {
-        self.finish(enabled, blocked, true)
-    }
-
     /// `end` where `schedule` has just said the execution ends, with the steps it was
     /// given there (every way `schedule` returns keeps them at the current level).
     pub fn end_here(&mut self) -> bool {
         self.conclude(false)
     }
 
-    /// `stop` right after the step just taken, the others' next steps being what they
-    /// were when it was chosen.
+    /// The runtime stopped the execution early, right after the step just taken (at a
+    /// violation), the others' next steps being what they were when it was chosen.
+    /// The step is treated as dependent with every pending step (it disabled them),
+    /// so every way of running pending steps before the stop is explored.
     pub fn stop_after_last(&mut self) -> bool {
         self.after_last(true)
     }
@@ -1392,11 +1374,7 @@ impl Explorer {
             }
             None => (Vec::new(), Vec::new()),
         };
-        if stopped {
-            self.stop(enabled, blocked)
-        } else {
-            self.end(enabled, blocked)
-        }
+        self.finish(enabled, blocked, stopped)
     }
 
     fn finish(&mut self, enabled: Vec<Next>, blocked: Vec<Next>, stopped: bool) -> bool {
@@ -1900,6 +1878,17 @@ fn weak_initial(
         None
     } else {
         Some(None)
+    }
+}
+
+/// Inserts every root-to-leaf sequence of the wakeup trees `from` into `into`.
+fn graft(from: &[WuNode], into: &mut Vec<WuNode>) {
+    let mut paths = Vec::new();
+    for c in from {
+        leaf_paths(c, &mut Vec::new(), &mut paths);
+    }
+    for w in paths {
+        insert_list(into, w, None);
     }
 }
 
