@@ -445,16 +445,19 @@ fn exec(go: &Go, env: &Env, who: u8, ops: &[Op]) {
                 go.select().wait();
             }
             Op::Sleep(ms) => go.sleep(Duration::from_millis(*ms as u64)),
-            Op::Poll(x) => loop {
-                go.spin(&());
-                env.mutexes[0].lock();
-                let seen = env.vars[*x as usize].get();
-                env.mutexes[0].unlock();
-                if seen != 0 {
-                    go.note(format!("x{x} became {seen}"));
-                    break;
+            Op::Poll(x) => {
+                let mut poll = go.poll_loop();
+                loop {
+                    poll.round(&());
+                    env.mutexes[0].lock();
+                    let seen = env.vars[*x as usize].get();
+                    env.mutexes[0].unlock();
+                    if seen != 0 {
+                        go.note(format!("x{x} became {seen}"));
+                        break;
+                    }
                 }
-            },
+            }
             Op::Repeat(n, body) => {
                 for _ in 0..*n {
                     exec(go, env, who, body);
@@ -487,17 +490,20 @@ fn exec(go: &Go, env: &Env, who: u8, ops: &[Op]) {
                     }
                 }
             }
-            Op::PollChan(c) => loop {
-                go.spin(&());
-                let got = match env.timer(*c) {
-                    Some(t) => ready(t.try_recv()).map(|v| v.map(|()| 0)),
-                    None => ready(env.chan(*c).try_recv()),
-                };
-                if let Some(got) = got {
-                    go.note(format!("polled {got:?}"));
-                    break;
+            Op::PollChan(c) => {
+                let mut poll = go.poll_loop();
+                loop {
+                    poll.round(&());
+                    let got = match env.timer(*c) {
+                        Some(t) => ready(t.try_recv()).map(|v| v.map(|()| 0)),
+                        None => ready(env.chan(*c).try_recv()),
+                    };
+                    if let Some(got) = got {
+                        go.note(format!("polled {got:?}"));
+                        break;
+                    }
                 }
-            },
+            }
         }
     }
 }

@@ -808,8 +808,9 @@ fn a_lock_held_through_a_poll_still_races() {
             m.unlock();
         });
         m1.lock();
+        let mut poll = go.poll_loop();
         loop {
-            go.spin(&());
+            poll.round(&());
             if c0.try_recv() != stalemate::go::TryRecv::Empty {
                 break;
             }

@@ -251,10 +251,10 @@ fn a_polling_loop_nothing_can_end_is_a_livelock_naming_the_loop() {
     );
 }
 
-/// A model's polling loop, with `Go::spin`: proven when the flag is set, a livelock
-/// when the setter is stuck.
+/// A model's polling loop, with `Go::poll_loop`: proven when the flag is set, a
+/// livelock when the setter is stuck.
 #[test]
-fn spin_makes_a_models_polling_loop_fair() {
+fn a_models_polling_loop_is_fair() {
     let poll = |stuck: bool| {
         move |go: &stalemate::go::Go| {
             let (mu, flag) = (go.mutex("mu"), go.var("done", false));
@@ -268,8 +268,9 @@ fn spin_makes_a_models_polling_loop_fair() {
                 flag2.set(true);
                 mu2.unlock();
             });
+            let mut poll = go.poll_loop();
             loop {
-                go.spin(&());
+                poll.round(&());
                 mu.lock();
                 let done = flag.get();
                 mu.unlock();
@@ -287,6 +288,57 @@ fn spin_makes_a_models_polling_loop_fair() {
     let report = report.downcast_ref::<String>().cloned().unwrap_or_default();
     assert!(report.starts_with("stalemate: livelock found"), "{report}");
     assert!(report.contains("main polls forever"), "{report}");
+}
+
+/// A polling loop entered again is no repeat of its last round: a goroutine that polls
+/// a flag already set three times over (an outer loop round a polling loop) sees it at
+/// once each time. While rounds were compared across entries, the third entry's first
+/// round looked like the second's again, the goroutine waited for another to move, and
+/// every engine reported a `leak` once the only other goroutine had returned (the
+/// differential campaign of seed 20261232, at its 4,350th program, where loom and DFS
+/// disagreed on which orders leaked).
+#[test]
+fn a_polling_loop_entered_again_starts_afresh() {
+    let model: stalemate::explore::ModelFn = std::sync::Arc::new(|go: &stalemate::go::Go| {
+        let (mu, flag) = (go.mutex("mu"), go.var("flag", 0u8));
+        let (ch, once) = (go.chan::<u8>("ch", 1), go.once("once"));
+        go.go("sender", move |_| ch.send(1));
+        go.go("poller", move |go| {
+            once.run(|| flag.set(20));
+            for _ in 0..3 {
+                let mut poll = go.poll_loop();
+                loop {
+                    poll.round(&());
+                    mu.lock();
+                    let seen = flag.get();
+                    mu.unlock();
+                    if seen != 0 {
+                        break;
+                    }
+                }
+            }
+        });
+    });
+    let bounds = stalemate::explore::Bounds::default().time(stalemate::TimeMode::Any);
+    for engine in [
+        Engine::Dfs,
+        Engine::Dpor,
+        Engine::Loom {
+            preemption_bound: None,
+            max_branches: 10_000,
+        },
+    ] {
+        let c = stalemate::explore::census(&engine, &bounds, model.clone()).unwrap();
+        let name = engine.describe();
+        assert_eq!(c.explored.stop, Stop::Exhausted, "{name}");
+        assert!(c.violations.is_empty(), "{name}: {:?}", c.violations);
+        assert_eq!(c.outcomes.len(), 1, "{name}: {:#?}", c.outcomes);
+        assert!(
+            c.outcomes.iter().all(|o| !o.contains("polls in the loop")),
+            "{name}: {:#?}",
+            c.outcomes
+        );
+    }
 }
 
 #[test]

@@ -27,12 +27,14 @@
 
 mod atomic;
 mod chan;
+mod poll;
 mod sync;
 mod time;
 mod var;
 
 pub use atomic::{Atomic, Op as AtomicOp};
 pub use chan::{Chan, Fired, Select, TryRecv};
+pub use poll::PollLoop;
 pub use sync::{Cond, Locker, Mutex, Once, RwMutex, WaitGroup};
 pub use time::{Ticker, Timer};
 pub use var::{Data, Plain, Var};
@@ -118,33 +120,6 @@ impl Go {
         let text = text.into();
         self.w
             .op(&[], |_, _| crate::world::Attempt::Done((), text.clone()));
-    }
-
-    /// The head of a polling loop: call it at the top of each round of a loop that
-    /// waits for another goroutine by looking (a flag under a lock, a select with a
-    /// default), with everything the loop carries from one round to the next as
-    /// `local` (`&()` if nothing). Go's scheduler is fair, so such a loop never keeps
-    /// the others from running; without this hint an engine may run the loop alone
-    /// until the step bound. A round that saw nothing new and changed nothing waits for
-    /// another goroutine to move; a loop nothing can end is reported as a `livelock`.
-    /// Not a scheduling point.
-    #[track_caller]
-    pub fn spin(&self, local: &impl std::hash::Hash) {
-        use std::hash::{Hash, Hasher};
-        let at = std::panic::Location::caller();
-        let mut h = std::hash::DefaultHasher::new();
-        (at.file(), at.line(), at.column()).hash(&mut h);
-        let site = h.finish();
-        self.poll(
-            site,
-            false,
-            || {
-                let mut h = std::hash::DefaultHasher::new();
-                local.hash(&mut h);
-                u128::from(h.finish())
-            },
-            || format!("{}:{}", at.file(), at.line()),
-        );
     }
 
     /// A polling loop's head (see `World::poll`): `fresh` on its first round.
