@@ -1717,13 +1717,16 @@ impl Explorer {
         self.clean = n.saturating_sub(1);
         self.index = index;
         self.stats.races += inserts.len() as u64;
+        // An execution that ended with every awake goroutine asleep is no more maximal
+        // than one a violation cut short: its sequences get the same sleep check.
+        let cut = stopped || self.sleep_blocked;
         for (lvl, v) in inserts {
-            self.record(lvl, v, stopped);
+            self.record(lvl, v, cut);
         }
     }
 
-    /// A wakeup insertion at level `li`, from an execution a violation `cut` short or
-    /// not (`insert`): one at this subtree's root level or above is also its giver's
+    /// A wakeup insertion at level `li`, from an execution `cut` short or not
+    /// (`insert`): one at this subtree's root level or above is also its giver's
     /// to make.
     fn record(&mut self, li: usize, v: Vec<Event>, cut: bool) {
         if let Some(r) = self.root
@@ -1770,9 +1773,10 @@ impl Explorer {
 
     /// insert_[pre](v) into the wakeup tree of level `li`, unless a sleeping thread is a
     /// weak initial of v (one asleep since the unit's start, or any where v comes from
-    /// an execution a violation `cut` short: goes first in v). A weak initial that is
-    /// not in v covers v only if it stays independent of what would follow v, which a
-    /// cut execution does not show: the steps it never ran may conflict with it.
+    /// an execution `cut` short, by a violation or with every awake goroutine asleep:
+    /// goes first in v). A weak initial that is not in v covers v only if it stays
+    /// independent of what would follow v, which a cut execution does not show: the
+    /// steps it never ran may conflict with it.
     /// Returns whether the tree changed.
     fn insert(&mut self, li: usize, v: Vec<Event>, cut: bool) -> bool {
         let unit_sleep = &self.unit_sleep;
