@@ -15,11 +15,14 @@
 //! send into them, main waiting, sending and closing. Four goroutines are beyond what
 //! DFS finishes, so there `dpor` is compared with loom's census (loom being what the
 //! general programs check against DFS). With dpor's wakeup-tree leaf fix taken out,
-//! this shape finds the hole the general programs never did.
+//! this shape finds the hole the general programs never did. One in six is a crowd:
+//! five or six goroutines, main included, of one or two short steps each, compared
+//! with loom's census too.
 //!
 //! `STALEMATE_DIFF_NO_STATEFUL=1` and `STALEMATE_DIFF_NO_LOOM=1` leave an engine out of
-//! a campaign after its finding (loom stays the server shape's reference).
-//! `STALEMATE_DIFF_SHAPE=server` or `rw` draws only programs of that shape.
+//! a campaign after its finding (loom stays the reference of the server shape and the
+//! crowd). `STALEMATE_DIFF_SHAPE=server`, `rw` or `crowd` draws only programs of that
+//! shape.
 //!
 //! `STALEMATE_DIFF_OVER=1` prints each program dpor explores in more than two
 //! executions per trace.
@@ -80,7 +83,7 @@ enum Op {
     /// `time.Sleep(d)`, d in milliseconds.
     Sleep(u8),
     /// `for { m0.Lock(); v := x; m0.Unlock(); if v != 0 { break } }`: a polling loop
-    /// (`Go::spin` at its head), which waits for another goroutine to move.
+    /// (`Go::poll_loop`), which waits for another goroutine to move.
     Poll(u8),
     /// `for { select { case <-c: break loop; default: } }`.
     PollChan(u8),
@@ -272,13 +275,55 @@ fn rw_program() -> impl Strategy<Value = Program> {
         .prop_filter("at most 9 statements", |p| p.size() <= 9)
 }
 
-/// Mostly general programs; one in five of the server shape
-/// (`STALEMATE_DIFF_SHAPE=server`: only those; `rw`: only the RWMutex shape).
+/// Five or six goroutines, main included, each taking one or two short steps: a
+/// critical section on one of two mutexes (model data extended or read, a variable
+/// written or read), a send or receive on one of two channels (one buffered), a
+/// try-send or try-receive, a `Done`, a `Once`; main waits, receives or sends. The
+/// general programs seldom start more than four. Beyond what DFS finishes, so dpor is
+/// compared with loom's census, as on the server shape.
+fn crowd_program() -> impl Strategy<Value = Program> {
+    let inside = prop_oneof![
+        3 => (0u8..2).prop_map(Op::DataAppend),
+        2 => (0u8..2).prop_map(Op::DataRead),
+        2 => (0u8..2).prop_map(Op::Write),
+        1 => (0u8..2).prop_map(Op::Read),
+    ];
+    let stmt = prop_oneof![
+        4 => (0u8..2, inside).prop_map(|(m, i)| Op::Locked(m, vec![i])),
+        3 => (0u8..2).prop_map(Op::Send),
+        2 => (0u8..2).prop_map(Op::Recv),
+        2 => (0u8..2).prop_map(|c| Op::Select(vec![(c, true)], true)),
+        2 => (0u8..2).prop_map(|c| Op::Select(vec![(c, false)], true)),
+        3 => Just(Op::Done),
+        1 => (0u8..2).prop_map(Op::Once),
+        1 => (0u8..2).prop_map(Op::Write),
+    ];
+    let main_op = prop_oneof![
+        3 => Just(Op::Wait),
+        2 => (0u8..2).prop_map(Op::Recv),
+        1 => (0u8..2).prop_map(Op::Send),
+    ];
+    (
+        (1usize..3, 0usize..2),
+        0i64..4,
+        prop::collection::vec(main_op, 0..=2),
+        prop::collection::vec(prop::collection::vec(stmt, 1..=2), 4..=5),
+    )
+        .prop_map(|((a, b), wg, main, goroutines)| {
+            Program::untimed([a, b], None, wg, main, goroutines)
+        })
+        .prop_filter("at most 9 statements", |p| p.size() <= 9)
+}
+
+/// Mostly general programs; one in six of the server shape and one in six of the
+/// crowd (`STALEMATE_DIFF_SHAPE=server`: only those; `rw`: only the RWMutex shape;
+/// `crowd`: only five or six goroutines).
 fn any_program() -> BoxedStrategy<Program> {
     match std::env::var("STALEMATE_DIFF_SHAPE").as_deref() {
         Ok("server") => server_program().boxed(),
         Ok("rw") => rw_program().boxed(),
-        _ => prop_oneof![4 => program(), 1 => server_program()].boxed(),
+        Ok("crowd") => crowd_program().boxed(),
+        _ => prop_oneof![4 => program(), 1 => server_program(), 1 => crowd_program()].boxed(),
     }
 }
 
@@ -319,6 +364,26 @@ impl Program {
             })
         }
         any(&self.main) || self.goroutines.iter().any(|g| any(g))
+    }
+
+    /// How many goroutines it can run, main included (each `go` statement counted
+    /// every time its loop goes round, and whether or not its branch is taken).
+    fn goroutines(&self) -> usize {
+        fn n(ops: &[Op]) -> usize {
+            ops.iter()
+                .map(|o| match o {
+                    Op::Go(b) => 1 + n(b),
+                    Op::Repeat(k, b) => *k as usize * n(b),
+                    Op::Locked(_, b)
+                    | Op::RLocked(b)
+                    | Op::WLocked(b)
+                    | Op::IfEmpty(_, b)
+                    | Op::IfRand(b) => n(b),
+                    _ => 0,
+                })
+                .sum()
+        }
+        1 + n(&self.main) + self.goroutines.iter().map(|g| 1 + n(g)).sum::<usize>()
     }
 
     fn size(&self) -> usize {
@@ -756,6 +821,13 @@ struct Tally {
     over: u64,
     /// The highest executions-per-trace ratio, as (executions, traces).
     worst: (u64, u64),
+    /// Compared programs by how many goroutines they can run (`Program::goroutines`).
+    goroutines: [u64; 12],
+    /// The same four figures (programs, traces, dpor's executions, programs over two
+    /// per trace) of the programs that reach no violation: a census goes on past
+    /// one, and which of the others' steps ran before it makes stopped prefixes that
+    /// a proof never meets.
+    clean: [u64; 4],
 }
 
 static TALLY: std::sync::Mutex<Tally> = std::sync::Mutex::new(Tally {
@@ -766,6 +838,8 @@ static TALLY: std::sync::Mutex<Tally> = std::sync::Mutex::new(Tally {
     expanded: 0,
     over: 0,
     worst: (0, 1),
+    goroutines: [0; 12],
+    clean: [0; 4],
 });
 
 /// dpor reaches exactly the traces a search with every level expanded reaches (sleep
@@ -820,6 +894,11 @@ fn traces_agree(p: &Program) -> Result<Option<()>, String> {
     t.counted += d.counted;
     t.expanded += all.explored.executions;
     t.over += u64::from(e > 2 * n);
+    if all.stopped.is_empty() {
+        for (c, x) in t.clean.iter_mut().zip([1, n, e, u64::from(e > 2 * n)]) {
+            *c += x;
+        }
+    }
     if e > 2 * n && std::env::var_os("STALEMATE_DIFF_OVER").is_some() {
         println!("over: {e} executions for {n} traces: {p:?}");
     }
@@ -835,8 +914,8 @@ fn traces_agree(p: &Program) -> Result<Option<()>, String> {
 /// reach exactly DFS's violations and outcomes, and the exploration that ships (it
 /// stops at the first violation) must give DFS's verdict, with one of its violations.
 fn agree(p: &Program) -> Result<bool, String> {
-    if p.third.is_some() {
-        return server_agrees(p);
+    if p.third.is_some() || p.goroutines.len() >= 4 {
+        return loom_is_the_reference(p);
     }
     let Some((dfs, loom)) = both(p) else {
         return Ok(false);
@@ -905,9 +984,10 @@ fn agree(p: &Program) -> Result<bool, String> {
 }
 
 /// The server shape has four goroutines, beyond what DFS finishes (none of 40 within
-/// 30,000 executions, where loom needed 6 to 17,319): dpor is compared with loom's
-/// census instead, loom being the engine the general programs check against DFS.
-fn server_agrees(p: &Program) -> Result<bool, String> {
+/// 30,000 executions, where loom needed 6 to 17,319), and the crowd five or six: dpor
+/// is compared with loom's census instead, loom being the engine the general
+/// programs check against DFS.
+fn loom_is_the_reference(p: &Program) -> Result<bool, String> {
     let loom = census(&loom_engine(), &bounds(p), model(p)).expect("loom ran");
     if loom.explored.stop != stalemate::Stop::Exhausted {
         return Ok(false);
@@ -933,7 +1013,11 @@ fn loom_reaches_exactly_what_exhaustive_dfs_reaches() {
     let mut runner = TestRunner::new(config);
     let r = runner.run(&any_program(), |p| {
         match agree(&p) {
-            Ok(true) => compared.fetch_add(1, Relaxed),
+            Ok(true) => {
+                let g = p.goroutines().min(11);
+                TALLY.lock().unwrap().goroutines[g] += 1;
+                compared.fetch_add(1, Relaxed)
+            }
             Ok(false) => skipped.fetch_add(1, Relaxed),
             Err(e) => return Err(TestCaseError::fail(e)),
         };
@@ -945,6 +1029,18 @@ fn loom_reaches_exactly_what_exhaustive_dfs_reaches() {
     println!(
         "traces: {} programs, {} traces; dpor {} executions ({} counted), the expanded search {}; {} programs over 2 per trace, the worst {} for {}",
         t.programs, t.traces, t.dpor, t.counted, t.expanded, t.over, t.worst.0, t.worst.1
+    );
+    let [cp, ct, ce, co] = t.clean;
+    println!(
+        "without a violation: {cp} programs, {ct} traces; dpor {ce} executions; {co} programs over 2 per trace"
+    );
+    let sizes: Vec<String> = (2..12)
+        .filter(|&g| t.goroutines[g] > 0)
+        .map(|g| format!("{g}{}: {}", if g == 11 { "+" } else { "" }, t.goroutines[g]))
+        .collect();
+    println!(
+        "compared programs by goroutines (main included): {}",
+        sizes.join(", ")
     );
     if let Err(e) = r {
         panic!("{e}");

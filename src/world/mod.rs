@@ -404,14 +404,16 @@ impl World {
         }
     }
 
-    /// The head of a polling loop (a kernel's `for`, a model's `Go::spin`), at `site`
-    /// (`fresh`: the loop's first round starts here).
+    /// The head of a polling loop (a kernel's `for`, a model's `PollLoop::round`), at
+    /// `site` (`fresh`: the loop's first round starts here).
     ///
     /// Go's scheduler is fair: a goroutine spinning in a loop never keeps the others
     /// from running. So a round that saw nothing new and changed nothing (no other
     /// goroutine moved since the last head, the world's shape is what it was, and so
     /// are the goroutine's own variables, `local`) would repeat exactly until another
-    /// goroutine moves; the goroutine waits for that instead (`Wait::Poll`). Every
+    /// goroutine moves, up to the choices it made (a `select` among ready cases,
+    /// `rand.Intn`), whose other values the engine runs as branches of their own; the
+    /// goroutine waits for that instead (`Wait::Poll`). Every
     /// engine then gives the others their turn, and a loop that nothing can ever end is
     /// a `livelock` (or a `leak`, once main has returned), not a step bound.
     pub(crate) fn poll(
@@ -422,7 +424,7 @@ impl World {
         name: impl FnOnce() -> String,
     ) {
         let me = self.me();
-        let idle = {
+        let (idle, others) = {
             let mut st = self.lock();
             if st.aborted {
                 return;
@@ -439,7 +441,10 @@ impl World {
                 shape,
                 local,
             });
-            same.is_some_and(|p| p.local.is_some() && p.local == local)
+            (
+                same.is_some_and(|p| p.local.is_some() && p.local == local),
+                others,
+            )
         };
         if !idle {
             return;
@@ -449,7 +454,10 @@ impl World {
         let site = name();
         let mut waited = false;
         self.step(me, false, None, &[], |st, _| {
-            if std::mem::replace(&mut waited, true) {
+            // A goroutine that moved between the decision and this step (loom can
+            // switch at a census's `fate`) would find no poll to wake: it ends the wait.
+            let moved = st.moves - st.gors[me].moves != others;
+            if std::mem::replace(&mut waited, true) || moved {
                 return Attempt::Done((), say!(st, "polls again in the loop at {site}: another goroutine moved"));
             }
             st.polling += 1;
