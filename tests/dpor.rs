@@ -1298,3 +1298,46 @@ fn a_cut_execution_hides_what_a_sleeping_goroutine_meets() {
     let (_, all) = traces_agree(&b, model);
     assert_eq!(all.traces.len(), 2);
 }
+
+/// A sleeping goroutine covers a reversal only if it is a weak initial of optimal
+/// DPOR's whole wakeup sequence: every step after the race's earlier one that does not
+/// happen after it, to the execution's end (`Cover::Whole`). Checked against the
+/// sequence up to the race's later step alone, `poller` (a try-receive on `a`, asleep
+/// where a sequence on `b` goes) was independent of all of it and covered it; but in
+/// the execution that raced, `pusher`'s try-send on `a` came after the race, and every
+/// trace that begins with `poller` has it receive nothing. The order where `pusher`
+/// fills `a` first and `second` takes `first`'s value from `b` and sends its own
+/// before `both` blocks was never run: 51 executions for 52 traces (a crowd of the
+/// differential test, seed 20261234, about its 2,253rd program). Each execution's
+/// races are now looked for in full, as one found in a shared prefix meets other later
+/// steps.
+#[test]
+fn a_sequence_is_checked_to_the_executions_end() {
+    let model: ModelFn = Arc::new(|go: &Go| {
+        let (a, b): (Chan<u8>, Chan<u8>) = (go.chan("a", 1), go.chan("b", 1));
+        let a1 = a.clone();
+        go.go("poller", move |go| {
+            go.select().recv(&a1).default().wait();
+        });
+        let b1 = b.clone();
+        go.go("second", move |go| {
+            go.select().recv(&b1).default().wait();
+            b1.send(2);
+        });
+        let (a2, b2) = (a.clone(), b.clone());
+        go.go("both", move |_| {
+            b2.send(3);
+            a2.send(3);
+        });
+        go.go("pusher", move |go| {
+            go.select().send(&a, 4).default().wait();
+        });
+        go.go("first", move |_| b.send(5));
+    });
+    let b = Bounds::default()
+        .time(stalemate::TimeMode::Virtual)
+        .max_executions(10_000);
+    let (d, all) = traces_agree(&b, model);
+    assert_eq!(all.traces.len(), 52);
+    assert_eq!(d.explored.executions, 52, "one execution per trace");
+}

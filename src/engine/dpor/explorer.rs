@@ -501,7 +501,7 @@ pub struct Done {
     ev: Option<Event>,
     stoppers: Vec<Tid>,
     /// Wakeup insertions at the subtree's level and above, in their order.
-    ops: Vec<(usize, Vec<Event>, bool)>,
+    ops: Vec<(usize, Vec<Event>, Cover)>,
     /// The level as the subtree left it, when the subtree read more of it than its
     /// sleep set and branch (a choice made afresh there, a fallback): the result then
     /// holds only where the giver's level is the very one it was given.
@@ -560,7 +560,7 @@ pub struct Explorer {
     /// No unit from here on is this explorer's.
     done: bool,
     /// Levels below this one hold the same events as in the last execution that was
-    /// analysed, so every race between two of them has been found already.
+    /// analysed (a given subtree's result holds only where this is its root's level).
     clean: usize,
     /// Each event's happens-before predecessors (a bit per earlier level), valid for
     /// the first `hb_ok` levels: an event's row depends only on the events before it.
@@ -582,7 +582,7 @@ pub struct Explorer {
     /// A given subtree's result that stopped the exploration.
     pub halted: Option<Done>,
     /// Insertions at the root level and above (a given subtree's, for its giver).
-    ops: Vec<(usize, Vec<Event>, bool)>,
+    ops: Vec<(usize, Vec<Event>, Cover)>,
     /// The root level was read beyond its sleep set and branch (`Done::full`).
     full: bool,
     /// The subtree is explored.
@@ -861,11 +861,11 @@ impl Explorer {
                 }
             }
         }
-        for (l, v, cut) in done.ops {
+        for (l, v, cover) in done.ops {
             if full && l == li {
                 continue;
             }
-            self.record(l, v, cut);
+            self.record(l, v, cover);
         }
         self.clean = done.clean;
         self.hb_ok = self.hb_ok.min(li);
@@ -1446,9 +1446,9 @@ impl Explorer {
         }
     }
 
-    /// Race detection on the current execution, inserting reversals into wakeup trees.
-    /// Only races whose later event is new since the last analysed execution are
-    /// looked for (`clean`): the others were found then, with the same events.
+    /// Race detection on the current execution, inserting reversals into wakeup trees:
+    /// every race, each execution (a race in a prefix the last execution shared is
+    /// checked against this one's later steps: `Cover::Whole`).
     fn analyze(&mut self, stopped: bool) {
         let n = self.pos;
         let words = n.div_ceil(64).max(1);
@@ -1518,10 +1518,12 @@ impl Explorer {
             })
             .collect();
         let parked = |q: Tid| stack[n].blocked.iter().any(|x| x.tid == q && x.parked);
-        let targets = (self.clean.min(n)..n)
+        // Every event's races, each execution: a race found in a prefix the last
+        // execution shared is checked against this execution's later steps (`Cover`).
+        let targets = (0..n)
             .map(|j| (evs[j], j, true))
             .chain(pending.iter().map(|e| (e, n, false)));
-        let mut inserts: Vec<(usize, Vec<Event>)> = Vec::new();
+        let mut inserts: Vec<(usize, Vec<Event>, Vec<Event>)> = Vec::new();
         let mut front: Vec<usize> = Vec::new();
         let mut u = vec![0u64; words];
         for (tgt, j, real) in targets {
@@ -1605,11 +1607,23 @@ impl Explorer {
                 v.push(tgt.clone());
                 v
             };
+            // The steps after the target that do not happen after i (`Cover::Whole`).
+            let later = |i: usize| -> Vec<Event> {
+                if !real {
+                    return Vec::new();
+                }
+                (j + 1..n)
+                    .filter(|&l| !has(&pred[l], i))
+                    .map(|l| evs[l].clone())
+                    .collect()
+            };
             // Walk back from i to the latest earlier event d dependent with the target
             // (restricted to `filter`) and race the target with d, if the target can be
             // moved before d (d happens-before no other predecessor of it).
             let walk_back =
-                |i: usize, filter: &dyn Fn(&Event) -> bool, out: &mut Vec<(usize, Vec<Event>)>| {
+                |i: usize,
+                 filter: &dyn Fn(&Event) -> bool,
+                 out: &mut Vec<(usize, Vec<Event>, Vec<Event>)>| {
                     // The candidates hold every dependent event, and the clock's
                     // advances (which touch everything).
                     for d in ones_rev_below(&cand, i) {
@@ -1622,7 +1636,7 @@ impl Explorer {
                         if evs[d].tid != q
                             && !deps().iter().any(|&k| k != d && k != i && has(&pred[k], d))
                         {
-                            out.push((d, notdep(d)));
+                            out.push((d, notdep(d), later(d)));
                         }
                         break;
                     }
@@ -1650,7 +1664,7 @@ impl Explorer {
                         })
                         && !(d..n).any(|k| evs[k].tid == CLOCK)
                     {
-                        inserts.push((d, notdep(d)));
+                        inserts.push((d, notdep(d), later(d)));
                     }
                 }
             }
@@ -1705,7 +1719,7 @@ impl Explorer {
                             // pending step.
                             v.push(evs[i].clone());
                         }
-                        inserts.push((i, v))
+                        inserts.push((i, v, later(i)))
                     }
                 }
             }
@@ -1720,24 +1734,33 @@ impl Explorer {
         // An execution that ended with every awake goroutine asleep is no more maximal
         // than one a violation cut short: its sequences get the same sleep check.
         let cut = stopped || self.sleep_blocked;
-        for (lvl, v) in inserts {
-            self.record(lvl, v, cut);
+        for (lvl, v, later) in inserts {
+            let cover = if cut {
+                Cover::Cut
+            } else {
+                let mut w = v.clone();
+                let last = w.pop();
+                w.extend(later);
+                w.extend(last);
+                Cover::Whole(w)
+            };
+            self.record(lvl, v, cover);
         }
     }
 
-    /// A wakeup insertion at level `li`, from an execution `cut` short or not
-    /// (`insert`): one at this subtree's root level or above is also its giver's
+    /// A wakeup insertion at level `li`, with what a sleeping goroutine must do to
+    /// cover it (`insert`): one at this subtree's root level or above is also its giver's
     /// to make.
-    fn record(&mut self, li: usize, v: Vec<Event>, cut: bool) {
+    fn record(&mut self, li: usize, v: Vec<Event>, cover: Cover) {
         if let Some(r) = self.root
             && li <= r
         {
-            self.ops.push((li, v.clone(), cut));
+            self.ops.push((li, v.clone(), cover.clone()));
             if li < r {
                 return;
             }
         }
-        if self.insert(li, v, cut) {
+        if self.insert(li, v, cover) {
             self.stats.insertions += 1;
             // A branch given away here may no longer be the one this level takes next.
             if let Some(g) = self.given.get(li).and_then(Option::as_ref) {
@@ -1778,18 +1801,15 @@ impl Explorer {
     /// independent of what would follow v, which a cut execution does not show: the
     /// steps it never ran may conflict with it.
     /// Returns whether the tree changed.
-    fn insert(&mut self, li: usize, v: Vec<Event>, cut: bool) -> bool {
+    fn insert(&mut self, li: usize, v: Vec<Event>, cover: Cover) -> bool {
         let unit_sleep = &self.unit_sleep;
         let lvl = &mut self.stack[li];
         if lvl.expanded {
             return false;
         }
-        let covered = |e: &SleepEntry| {
-            if cut || unit_sleep.contains(e) {
-                goes_first(e, &v)
-            } else {
-                sleep_covers(e, &v)
-            }
+        let covered = |e: &SleepEntry| match &cover {
+            Cover::Whole(w) if !unit_sleep.contains(e) => sleep_covers(e, w),
+            _ => goes_first(e, &v),
         };
         if lvl.sleep.iter().any(covered) {
             return false;
@@ -1953,6 +1973,22 @@ fn insert_list(list: &mut Vec<WuNode>, mut w: Vec<Event>, active: Option<Tid>) -
         list.push(chain);
     }
     true
+}
+
+/// What a goroutine asleep where a wakeup sequence goes must do to cover it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Cover {
+    /// The sequence comes from an execution cut short (by a violation, or with every
+    /// awake goroutine asleep): the goroutine covers it only by going first in it,
+    /// whatever would have followed (`goes_first`).
+    Cut,
+    /// Optimal DPOR's check, a weak initial (`sleep_covers`), of the paper's wakeup
+    /// sequence: the inserted one with the execution's steps after the race's later
+    /// step that do not happen after its earlier one, before that later step. The
+    /// inserted sequence stops at the later step; checked alone, a goroutine that is
+    /// independent of it but not of a step after it covered it, and an order was lost
+    /// (`a_sequence_is_checked_to_the_executions_end` in `tests/dpor.rs`).
+    Whole(Vec<Event>),
 }
 
 /// The trace of each execution counted on this thread, when asked (`start`): to check
