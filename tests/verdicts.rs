@@ -251,6 +251,21 @@ fn a_polling_loop_nothing_can_end_is_a_livelock_naming_the_loop() {
     );
 }
 
+/// Polls `flag` under `mu` until it is set: a model's polling loop, entered afresh at
+/// each call.
+fn poll_flag(go: &stalemate::go::Go, mu: &stalemate::go::Mutex, flag: &stalemate::go::Var<bool>) {
+    let mut poll = go.poll_loop();
+    loop {
+        poll.round(&());
+        mu.lock();
+        let done = flag.get();
+        mu.unlock();
+        if done {
+            break;
+        }
+    }
+}
+
 /// A model's polling loop, with `Go::poll_loop`: proven when the flag is set, a
 /// livelock when the setter is stuck.
 #[test]
@@ -268,16 +283,7 @@ fn a_models_polling_loop_is_fair() {
                 flag2.set(true);
                 mu2.unlock();
             });
-            let mut poll = go.poll_loop();
-            loop {
-                poll.round(&());
-                mu.lock();
-                let done = flag.get();
-                mu.unlock();
-                if done {
-                    break;
-                }
-            }
+            poll_flag(go, &mu, &flag);
         }
     };
     let explored = stalemate::check::check(Default::default(), poll(false));
@@ -300,22 +306,13 @@ fn a_models_polling_loop_is_fair() {
 #[test]
 fn a_polling_loop_entered_again_starts_afresh() {
     let model: stalemate::explore::ModelFn = std::sync::Arc::new(|go: &stalemate::go::Go| {
-        let (mu, flag) = (go.mutex("mu"), go.var("flag", 0u8));
+        let (mu, flag) = (go.mutex("mu"), go.var("flag", false));
         let (ch, once) = (go.chan::<u8>("ch", 1), go.once("once"));
         go.go("sender", move |_| ch.send(1));
         go.go("poller", move |go| {
-            once.run(|| flag.set(20));
+            once.run(|| flag.set(true));
             for _ in 0..3 {
-                let mut poll = go.poll_loop();
-                loop {
-                    poll.round(&());
-                    mu.lock();
-                    let seen = flag.get();
-                    mu.unlock();
-                    if seen != 0 {
-                        break;
-                    }
-                }
+                poll_flag(&go, &mu, &flag);
             }
         });
     });
