@@ -1599,24 +1599,20 @@ impl Explorer {
             let deps = || -> &Vec<usize> {
                 all.get_or_init(|| ones(&cand).filter(|&i| is_dep(i)).collect())
             };
-            let notdep = |i: usize| -> Vec<Event> {
-                let mut v: Vec<Event> = (i + 1..j)
-                    .filter(|&l| !has(&pred[l], i))
+            // The steps of `r` that do not happen after i.
+            let free = |i: usize, r: std::ops::Range<usize>| -> Vec<Event> {
+                r.filter(|&l| !has(&pred[l], i))
                     .map(|l| evs[l].clone())
-                    .collect();
+                    .collect()
+            };
+            let notdep = |i: usize| -> Vec<Event> {
+                let mut v = free(i, i + 1..j);
                 v.push(tgt.clone());
                 v
             };
             // The steps after the target that do not happen after i (`Cover::Whole`).
-            let later = |i: usize| -> Vec<Event> {
-                if !real {
-                    return Vec::new();
-                }
-                (j + 1..n)
-                    .filter(|&l| !has(&pred[l], i))
-                    .map(|l| evs[l].clone())
-                    .collect()
-            };
+            let later =
+                |i: usize| -> Vec<Event> { if real { free(i, j + 1..n) } else { Vec::new() } };
             // Walk back from i to the latest earlier event d dependent with the target
             // (restricted to `filter`) and race the target with d, if the target can be
             // moved before d (d happens-before no other predecessor of it).
