@@ -566,6 +566,8 @@ pub struct Explorer {
     /// the first `hb_ok` levels: an event's row depends only on the events before it.
     hb: Vec<Vec<u64>>,
     hb_ok: usize,
+    /// Per event valid as `hb` is, the levels its races' reversals went to (`analyze`).
+    found: Vec<Vec<usize>>,
     /// Levels cut off the stack, emptied, for new levels to reuse their vectors.
     spare: Vec<Level>,
     /// `analyze`'s index of the execution's events, kept for its room.
@@ -620,6 +622,7 @@ impl Explorer {
             clean: 0,
             hb: Vec::new(),
             hb_ok: 0,
+            found: Vec::new(),
             spare: Vec::new(),
             index: Index::default(),
             done: false,
@@ -1448,7 +1451,8 @@ impl Explorer {
 
     /// Race detection on the current execution, inserting reversals into wakeup trees:
     /// every race, each execution (a race in a prefix the last execution shared is
-    /// checked against this one's later steps: `Cover::Whole`).
+    /// taken from `found`, and inserted again where a goroutine sleeps, to be checked
+    /// against this execution's later steps: `Cover::Whole`).
     fn analyze(&mut self, stopped: bool) {
         let n = self.pos;
         let words = n.div_ceil(64).max(1);
@@ -1523,10 +1527,43 @@ impl Explorer {
         let targets = (0..n)
             .map(|j| (evs[j], j, true))
             .chain(pending.iter().map(|e| (e, n, false)));
+        // A race between two steps of a prefix an analysed execution shared was found
+        // then (`found`), and its reversal inserted or found covered: the sequence is
+        // the same, the tree it went into unchanged but for what was inserted. Only a
+        // goroutine asleep there decides anew, on the steps after the later one
+        // (`Cover::Whole`), which differ. So such a race is inserted again only where
+        // a goroutine sleeps, or where the giver of this subtree decides.
+        let shared = valid;
+        let mut found = std::mem::take(&mut self.found);
+        if found.len() < n {
+            found.resize_with(n, Vec::new);
+        }
+        let mut sleepy = vec![0u64; words];
+        for (k, l) in stack[..n].iter().enumerate() {
+            if self.root.is_some_and(|r| k <= r) || (!l.expanded && !l.sleep.is_empty()) {
+                sleepy[k / 64] |= 1 << (k % 64);
+            }
+        }
+        // The steps of `r` that do not happen after i.
+        let free = |i: usize, r: std::ops::Range<usize>| -> Vec<Event> {
+            r.filter(|&l| !has(&pred[l], i))
+                .map(|l| evs[l].clone())
+                .collect()
+        };
         let mut inserts: Vec<(usize, Vec<Event>, Vec<Event>)> = Vec::new();
         let mut front: Vec<usize> = Vec::new();
         let mut u = vec![0u64; words];
         for (tgt, j, real) in targets {
+            if real && j < shared {
+                for &d in &found[j] {
+                    if has(&sleepy, d) {
+                        let v = free(d, d + 1..j).into_iter().chain([tgt.clone()]);
+                        inserts.push((d, v.collect(), free(d, j + 1..n)));
+                    }
+                }
+                continue;
+            }
+            let start = inserts.len();
             let q = tgt.tid;
             // The event that made q's step enabled (if it was observed blocked or absent).
             let enabler: Option<(usize, bool)> = if enabled_at(j, q) {
@@ -1598,12 +1635,6 @@ impl Explorer {
             let all = std::cell::OnceCell::new();
             let deps = || -> &Vec<usize> {
                 all.get_or_init(|| ones(&cand).filter(|&i| is_dep(i)).collect())
-            };
-            // The steps of `r` that do not happen after i.
-            let free = |i: usize, r: std::ops::Range<usize>| -> Vec<Event> {
-                r.filter(|&l| !has(&pred[l], i))
-                    .map(|l| evs[l].clone())
-                    .collect()
             };
             let notdep = |i: usize| -> Vec<Event> {
                 let mut v = free(i, i + 1..j);
@@ -1719,7 +1750,12 @@ impl Explorer {
                     }
                 }
             }
+            if real {
+                found[j].clear();
+                found[j].extend(inserts[start..].iter().map(|x| x.0));
+            }
         }
+        self.found = found;
         // The last event is not reused as it stands: a stopped execution's counts its
         // stop, and what a step also touched (`amend`) is added at the next scheduling
         // point, which the last one may not reach.
