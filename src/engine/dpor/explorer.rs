@@ -430,7 +430,8 @@ pub struct Stats {
     pub infeasible: u64,
     /// Steps whose run made a pending sibling's event, which was merged into it.
     pub merged: u64,
-    /// Races found (reversible ones) and wakeup insertions that changed a tree.
+    /// Races pushed for insertion (reversible ones; a race of a shared prefix only
+    /// where it is inserted again) and wakeup insertions that changed a tree.
     pub races: u64,
     pub insertions: u64,
     /// Replayed prefix diverged from what was recorded (runtime nondeterminism).
@@ -566,7 +567,8 @@ pub struct Explorer {
     /// the first `hb_ok` levels: an event's row depends only on the events before it.
     hb: Vec<Vec<u64>>,
     hb_ok: usize,
-    /// Per event valid as `hb` is, the levels its races' reversals went to (`analyze`).
+    /// Per event valid as `hb` is, the levels its races' reversals were pushed for
+    /// (`analyze`).
     found: Vec<Vec<usize>>,
     /// Levels cut off the stack, emptied, for new levels to reuse their vectors.
     spare: Vec<Level>,
@@ -1450,9 +1452,10 @@ impl Explorer {
     }
 
     /// Race detection on the current execution, inserting reversals into wakeup trees:
-    /// every race, each execution (a race in a prefix the last execution shared is
-    /// taken from `found`, and inserted again where a goroutine sleeps, to be checked
-    /// against this execution's later steps: `Cover::Whole`).
+    /// every race, each execution (a race in a prefix the last analysed execution
+    /// shared is taken from `found`, and inserted again where a goroutine sleeps or
+    /// the giver decides, to be checked against this execution's later steps:
+    /// `Cover::Whole`).
     fn analyze(&mut self, stopped: bool) {
         let n = self.pos;
         let words = n.div_ceil(64).max(1);
@@ -1508,8 +1511,7 @@ impl Explorer {
         let pred = &self.hb[..n];
         let enabled_at = |k: usize, q: Tid| stack[k].enabled.iter().any(|x| x.tid == q);
         let blocked_at = |k: usize, q: Tid| stack[k].blocked.iter().any(|x| x.tid == q);
-        // Targets: every event new since the last analysis, and every pending step of
-        // the final state.
+        // Targets: every event, and every pending step of the final state.
         let pending: Vec<Event> = stack[n]
             .enabled
             .iter()
@@ -1522,8 +1524,6 @@ impl Explorer {
             })
             .collect();
         let parked = |q: Tid| stack[n].blocked.iter().any(|x| x.tid == q && x.parked);
-        // Every event's races, each execution: a race found in a prefix the last
-        // execution shared is checked against this execution's later steps (`Cover`).
         let targets = (0..n)
             .map(|j| (evs[j], j, true))
             .chain(pending.iter().map(|e| (e, n, false)));
