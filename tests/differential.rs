@@ -840,7 +840,7 @@ struct Tally {
     over: u64,
     /// The highest executions-per-trace ratio, as (executions, traces).
     worst: (u64, u64),
-    /// Compared programs by how many goroutines they can run (`Program::goroutines`).
+    /// Compared programs by how many goroutines they can run (`Program::max_goroutines`).
     goroutines: [u64; 12],
     /// The same four figures (programs, traces, dpor's executions, programs over two
     /// per trace) of the programs where no violation stops an execution (a deadlock,

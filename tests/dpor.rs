@@ -1308,9 +1308,9 @@ fn a_cut_execution_hides_what_a_sleeping_goroutine_meets() {
 /// trace that begins with `poller` has it receive nothing. The order where `pusher`
 /// fills `a` first and `second` takes `first`'s value from `b` and sends its own
 /// before `both` blocks was never run: 51 executions for 52 traces (a crowd of the
-/// differential test, seed 20261234, about its 2,253rd program). Each execution's
-/// races are now looked for in full, as one found in a shared prefix meets other later
-/// steps.
+/// differential test, seed 20261234, about its 2,253rd program). A race found in a
+/// prefix the last execution shared is inserted again where a goroutine sleeps, as it
+/// meets other later steps there (`Explorer::found`).
 #[test]
 fn a_sequence_is_checked_to_the_executions_end() {
     let model: ModelFn = Arc::new(|go: &Go| {

@@ -1527,13 +1527,13 @@ impl Explorer {
         let targets = (0..n)
             .map(|j| (evs[j], j, true))
             .chain(pending.iter().map(|e| (e, n, false)));
-        // A race between two steps of a prefix an analysed execution shared was found
-        // then (`found`), and its reversal inserted or found covered: the sequence is
-        // the same, the tree it went into unchanged but for what was inserted. Only a
-        // goroutine asleep there decides anew, on the steps after the later one
-        // (`Cover::Whole`), which differ. So such a race is inserted again only where
-        // a goroutine sleeps, or where the giver of this subtree decides.
-        let shared = valid;
+        // A race between two steps of a prefix an analysed execution shared (below
+        // `valid`) was found then (`found`), and its reversal inserted or found
+        // covered: the sequence is the same, the tree it went into unchanged but for
+        // what was inserted. Only a goroutine asleep there decides anew, on the steps
+        // after the later one (`Cover::Whole`), which differ. So such a race is
+        // inserted again only where a goroutine sleeps, or where the giver of this
+        // subtree decides.
         let mut found = std::mem::take(&mut self.found);
         if found.len() < n {
             found.resize_with(n, Vec::new);
@@ -1554,12 +1554,17 @@ impl Explorer {
         let mut front: Vec<usize> = Vec::new();
         let mut u = vec![0u64; words];
         for (tgt, j, real) in targets {
-            if real && j < shared {
-                for &d in &found[j] {
-                    if has(&sleepy, d) {
-                        let v = free(d, d + 1..j).into_iter().chain([tgt.clone()]);
-                        inserts.push((d, v.collect(), free(d, j + 1..n)));
-                    }
+            let notdep = |i: usize| -> Vec<Event> {
+                let mut v = free(i, i + 1..j);
+                v.push(tgt.clone());
+                v
+            };
+            // The steps after the target that do not happen after i (`Cover::Whole`).
+            let later =
+                |i: usize| -> Vec<Event> { if real { free(i, j + 1..n) } else { Vec::new() } };
+            if real && j < valid {
+                for &d in found[j].iter().filter(|&&d| has(&sleepy, d)) {
+                    inserts.push((d, notdep(d), later(d)));
                 }
                 continue;
             }
@@ -1636,14 +1641,6 @@ impl Explorer {
             let deps = || -> &Vec<usize> {
                 all.get_or_init(|| ones(&cand).filter(|&i| is_dep(i)).collect())
             };
-            let notdep = |i: usize| -> Vec<Event> {
-                let mut v = free(i, i + 1..j);
-                v.push(tgt.clone());
-                v
-            };
-            // The steps after the target that do not happen after i (`Cover::Whole`).
-            let later =
-                |i: usize| -> Vec<Event> { if real { free(i, j + 1..n) } else { Vec::new() } };
             // Walk back from i to the latest earlier event d dependent with the target
             // (restricted to `filter`) and race the target with d, if the target can be
             // moved before d (d happens-before no other predecessor of it).
