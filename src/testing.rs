@@ -25,8 +25,8 @@ pub fn scenario_files(dir: &Path) -> Vec<(String, PathBuf)> {
 
 /// Checks one scenario: each engine gives the expected result; a violation is the
 /// expected one, its report ends with its replay command, and replaying it gives the
-/// same report byte for byte; a pass says what it explored, and an unbounded loom
-/// pass must have exhausted every interleaving. Returns the reports to pin, named
+/// same report byte for byte; a pass says what it explored, and a pass of an engine
+/// that proves (`Engine::proves`) must have exhausted its tree. Returns the reports to pin, named
 /// `<scenario>-<engine number>`.
 pub fn check_scenario(s: &Scenario) -> Result<Vec<(String, String)>, crate::Error> {
     check(s).map_err(crate::Error::Check)
