@@ -26,8 +26,8 @@ pub fn scenario_files(dir: &Path) -> Vec<(String, PathBuf)> {
 /// Checks one scenario: each engine gives the expected result; a violation is the
 /// expected one, its report ends with its replay command, and replaying it gives the
 /// same report byte for byte; a pass says what it explored, and a pass of an engine
-/// that proves (`Engine::proves`) must have exhausted its tree. Returns the reports to pin, named
-/// `<scenario>-<engine number>`.
+/// that proves (`Engine::proves`) must have exhausted its tree. Returns the reports to
+/// pin, named `<scenario>-<engine number>`.
 pub fn check_scenario(s: &Scenario) -> Result<Vec<(String, String)>, crate::Error> {
     check(s).map_err(crate::Error::Check)
 }

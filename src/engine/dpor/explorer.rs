@@ -896,13 +896,11 @@ impl Explorer {
                 ..Done::default()
             };
         }
+        self.last_op.clear();
         Done {
             ev: lvl.ev.clone(),
             stoppers: lvl.stoppers.clone(),
-            ops: {
-                self.last_op.clear();
-                std::mem::take(&mut self.ops)
-            },
+            ops: std::mem::take(&mut self.ops),
             full: self.full.then(|| lvl.clone()),
             clean: self.clean,
             stats: self.stats.clone(),
@@ -1792,9 +1790,8 @@ impl Explorer {
         {
             // An insertion equal to the last one recorded at its level is a no-op
             // where the giver replays them (nothing else changes that level between
-            // the two), and a subtree meets the same race above its root in each of
-            // its executions: without this the list grew with them (600 MB at
-            // 3 M executions on two threads).
+            // the two); a subtree meets the same race above its root in each of its
+            // executions, so kept, the list would grow with them.
             if self.last_op.len() <= li {
                 self.last_op.resize(li + 1, None);
             }
