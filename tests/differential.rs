@@ -34,7 +34,9 @@ use proptest::prelude::*;
 use proptest::test_runner::{Config, RngSeed, TestRunner};
 use stalemate::TimeMode;
 use stalemate::explore::{Bounds, Census, Engine, ModelFn, Traces, census, explore, traces};
-use stalemate::go::{Chan, Cond, Data, Go, Mutex, Once, RwMutex, Timer, TryRecv, Var, WaitGroup};
+use stalemate::go::{
+    Atomic, Chan, Cond, Data, Go, Mutex, Once, RwMutex, Timer, TryRecv, Var, WaitGroup,
+};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 use std::time::Duration;
@@ -95,6 +97,18 @@ enum Op {
     IfRand(Vec<Op>),
     /// `note(t.Stop())` when the program's timer is a `time.NewTimer`.
     StopTimer,
+    /// `wg.Add(1)`, anywhere: from zero, it races with a `Wait` nothing orders it with.
+    Add,
+    /// `atomic.AddInt64(&a, 1)` on the program's atomic.
+    AtomicAdd,
+    /// `note(atomic.LoadInt64(&a))`.
+    AtomicLoad,
+    /// `note(a)`: a plain read of the atomic's variable.
+    PlainLoad,
+    /// `a = v`: a plain write of it.
+    PlainStore,
+    /// `s := struct{d0, d1}` and `note(s)`: a copy of both model data, read whole.
+    DataCopy,
     /// A server loop: `for i := 0; i < 2; i++ { select { case v, ok := <-a: ...;
     /// case v, ok := <-b: ... } ; if !ok { break } }`, each round noted; it ends at
     /// the first receive that finds its channel closed.
@@ -109,6 +123,9 @@ enum Shape {
     Server,
     Rw,
     Crowd,
+    /// The race kinds beside each other: atomics and plain accesses of one variable,
+    /// copies of model data, `Add`s that may start from zero against `Wait`s.
+    Racy,
 }
 
 #[derive(Clone, Debug)]
@@ -327,6 +344,39 @@ fn crowd_program() -> impl Strategy<Value = Program> {
         .prop_filter("at most 9 statements", |p| p.size() <= 9)
 }
 
+/// The racy shape: two or three goroutines of atomic and plain accesses to one
+/// variable, copies and writes of model data, and WaitGroup `Add`s, `Done`s and
+/// `Wait`s, among locks and channel operations that order some of them.
+fn racy_program() -> impl Strategy<Value = Program> {
+    let access = prop_oneof![
+        3 => Just(Op::AtomicAdd),
+        2 => Just(Op::AtomicLoad),
+        2 => Just(Op::PlainLoad),
+        1 => Just(Op::PlainStore),
+        2 => Just(Op::DataCopy),
+        2 => (0u8..2).prop_map(Op::DataWrite),
+    ];
+    let stmt = prop_oneof![
+        6 => access.clone(),
+        3 => (0u8..2, access).prop_map(|(m, a)| Op::Locked(m, vec![a])),
+        2 => Just(Op::Add),
+        2 => Just(Op::Done),
+        2 => Just(Op::Wait),
+        1 => Just(Op::Send(0)),
+        1 => Just(Op::Recv(0)),
+    ];
+    (
+        0usize..2,
+        0i64..3,
+        prop::collection::vec(stmt.clone(), 0..=2),
+        prop::collection::vec(prop::collection::vec(stmt, 1..=3), 1..=2),
+    )
+        .prop_map(|(cap, wg, main, goroutines)| {
+            Program::untimed(Shape::Racy, [cap, 0], None, wg, main, goroutines)
+        })
+        .prop_filter("at most 7 statements", |p| p.size() <= 7)
+}
+
 /// Mostly general programs; one in six of the server shape and one in six of the
 /// crowd (`STALEMATE_DIFF_SHAPE=server`: only those; `rw`: only the RWMutex shape;
 /// `crowd`: only five or six goroutines).
@@ -335,6 +385,7 @@ fn any_program() -> BoxedStrategy<Program> {
         Ok("server") => server_program().boxed(),
         Ok("rw") => rw_program().boxed(),
         Ok("crowd") => crowd_program().boxed(),
+        Ok("racy") => racy_program().boxed(),
         _ => prop_oneof![4 => program(), 1 => server_program(), 1 => crowd_program()].boxed(),
     }
 }
@@ -436,6 +487,8 @@ struct Env {
     once: Once,
     vars: Vec<Var<u8>>,
     data: Vec<Data<u16>>,
+    /// The racy shape's atomic variable.
+    atomic: Option<Atomic>,
 }
 
 impl Env {
@@ -445,6 +498,10 @@ impl Env {
             2 if self.chans.len() > 3 => &self.chans[3],
             c => &self.chans[c as usize % 2],
         }
+    }
+
+    fn atomic(&self) -> &Atomic {
+        self.atomic.as_ref().expect("the racy shape's atomic")
     }
 
     fn timer(&self, c: u8) -> Option<&Chan<()>> {
@@ -504,6 +561,17 @@ fn exec(go: &Go, env: &Env, who: u8, ops: &[Op]) {
             }
             Op::Done => env.wg.done(),
             Op::Wait => env.wg.wait(),
+            Op::Add => env.wg.add(1),
+            Op::AtomicAdd => {
+                env.atomic().add(1);
+            }
+            Op::AtomicLoad => go.note(format!("a is {}", env.atomic().load())),
+            Op::PlainLoad => go.note(format!("a reads {}", env.atomic().plain_load())),
+            Op::PlainStore => env.atomic().plain_store(v as i64),
+            Op::DataCopy => {
+                let s = (env.data[0].get(), env.data[1].get());
+                go.note(format!("copied {s:?}"));
+            }
             Op::Once(x) => env.once.run(|| env.vars[*x as usize].set(v)),
             Op::Write(x) => env.vars[*x as usize].set(v),
             Op::Read(x) => {
@@ -656,6 +724,7 @@ fn model(p: &Program) -> ModelFn {
             once: go.once("once"),
             vars: vec![go.var("x0", 0u8), go.var("x1", 0u8)],
             data: vec![go.data("d0", 0u16), go.data("d1", 0u16)],
+            atomic: (p.shape == Shape::Racy).then(|| go.atomic("a", 0)),
         };
         if p.wg > 0 {
             env.wg.add(p.wg);
@@ -827,6 +896,7 @@ fn dpor_agrees(p: &Program, dfs: &Census, by: &str) -> Result<(), String> {
 }
 
 /// What `traces_agree` measured over the programs whose traces it compared.
+#[derive(Clone)]
 struct Tally {
     programs: u64,
     /// Each program's traces: those the expanded search ran to their end or stopped
@@ -850,17 +920,22 @@ struct Tally {
     clean: [u64; 4],
 }
 
-static TALLY: std::sync::Mutex<Tally> = std::sync::Mutex::new(Tally {
-    programs: 0,
-    traces: 0,
-    dpor: 0,
-    counted: 0,
-    expanded: 0,
-    over: 0,
-    worst: (0, 1),
-    goroutines: [0; 12],
-    clean: [0; 4],
-});
+thread_local! {
+    /// Each test's own tally: the two campaigns run on threads of their own.
+    static TALLY: std::cell::RefCell<Tally> = const {
+        std::cell::RefCell::new(Tally {
+            programs: 0,
+            traces: 0,
+            dpor: 0,
+            counted: 0,
+            expanded: 0,
+            over: 0,
+            worst: (0, 1),
+            goroutines: [0; 12],
+            clean: [0; 4],
+        })
+    };
+}
 
 /// dpor reaches exactly the traces a search with every level expanded reaches (sleep
 /// sets alone, no race analysis: every trace at least once), each named by its least
@@ -915,7 +990,12 @@ fn traces_agree(p: &Program) -> Result<Option<()>, String> {
             "dpor ran {e} executions for {n} traces where no violation stops an execution"
         ));
     }
-    let mut t = TALLY.lock().unwrap();
+    TALLY.with_borrow_mut(|t| tally(t, p, (n, e), &d, &all));
+    Ok(Some(()))
+}
+
+/// Adds one program's counts to the tally.
+fn tally(t: &mut Tally, p: &Program, (n, e): (u64, u64), d: &Traces, all: &Traces) {
     t.programs += 1;
     t.traces += n;
     t.dpor += e;
@@ -933,7 +1013,6 @@ fn traces_agree(p: &Program) -> Result<Option<()>, String> {
     if e * t.worst.1 > t.worst.0 * n {
         t.worst = (e, n);
     }
-    Ok(Some(()))
 }
 
 /// Loom and DFS agree on `p`; the error says how they differ.
@@ -1043,7 +1122,7 @@ fn loom_reaches_exactly_what_exhaustive_dfs_reaches() {
         match agree(&p) {
             Ok(true) => {
                 let g = p.max_goroutines().min(11);
-                TALLY.lock().unwrap().goroutines[g] += 1;
+                TALLY.with_borrow_mut(|t| t.goroutines[g] += 1);
                 compared.fetch_add(1, Relaxed)
             }
             Ok(false) => skipped.fetch_add(1, Relaxed),
@@ -1053,7 +1132,7 @@ fn loom_reaches_exactly_what_exhaustive_dfs_reaches() {
     });
     let (c, s) = (compared.load(Relaxed), skipped.load(Relaxed));
     println!("differential: {c} programs compared, {s} beyond the bounds");
-    let t = TALLY.lock().unwrap();
+    let t = TALLY.with_borrow(|t| t.clone());
     println!(
         "traces: {} programs, {} traces; dpor {} executions ({} counted), the expanded search {}; {} programs over 2 per trace, the worst {} for {}",
         t.programs, t.traces, t.dpor, t.counted, t.expanded, t.over, t.worst.0, t.worst.1
@@ -1085,5 +1164,58 @@ fn loom_reaches_exactly_what_exhaustive_dfs_reaches() {
         "dpor ran {} executions for {} traces",
         t.dpor,
         t.traces
+    );
+}
+
+/// The race kinds side by side (the racy shape): atomics beside plain accesses of one
+/// variable, whole copies of model data, and `Add`s that may start a WaitGroup from
+/// zero against its `Wait`s. loom, dpor and the stateful search must agree with DFS on
+/// each, by the rules above (a race reported wherever DFS reaches one). Both kinds of
+/// program must be among those compared: racy ones and clean ones.
+#[test]
+fn race_kinds_reach_what_exhaustive_dfs_reaches() {
+    let cases = common::env_or("STALEMATE_DIFF_RACY_CASES", 48);
+    let seed = common::env_or("STALEMATE_DIFF_RACY_SEED", 0x7ace_0050);
+    let config = Config {
+        cases,
+        rng_seed: RngSeed::Fixed(seed),
+        failure_persistence: None,
+        max_shrink_iters: 200,
+        ..Config::default()
+    };
+    let (compared, skipped, racy) = (AtomicU64::new(0), AtomicU64::new(0), AtomicU64::new(0));
+    let r = TestRunner::new(config).run(&racy_program(), |p| {
+        match agree(&p) {
+            Ok(true) => compared.fetch_add(1, Relaxed),
+            Ok(false) => skipped.fetch_add(1, Relaxed),
+            Err(e) => return Err(TestCaseError::fail(e)),
+        };
+        let found = explore(&Engine::Dpor, &bounds(&p), model(&p), None).expect("dpor ran");
+        if found
+            .finding
+            .is_some_and(|f| f.violation().property.key() == "data-race")
+        {
+            racy.fetch_add(1, Relaxed);
+        }
+        Ok(())
+    });
+    let (compared, skipped, racy) = (
+        compared.into_inner(),
+        skipped.into_inner(),
+        racy.into_inner(),
+    );
+    println!(
+        "racy shape: {compared} programs compared ({racy} with a race), {skipped} beyond the bounds"
+    );
+    if let Err(e) = r {
+        panic!("{e}");
+    }
+    assert!(
+        compared >= skipped,
+        "{compared} compared, {skipped} skipped"
+    );
+    assert!(
+        racy > 0 && racy < compared,
+        "{racy} racy among {compared} compared"
     );
 }

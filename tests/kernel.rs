@@ -452,10 +452,23 @@ fn check_takes_engine_iterations_time_entry_and_seed() {
 #[test]
 fn builtins_as_the_call_of_go_and_defer() {
     proven(&["tests/kernels/builtins_deferred.go"]);
+    // The close is a goroutine of its own: where main's send completes first, Go's
+    // race detector reports the send against the close (its runtime reads the channel
+    // at a send and writes it at a close); where the close comes first, the send
+    // panics. dpor's first execution is the first order, seed 6's first random one
+    // the second.
     found(
         &["tests/kernels/go_close_send.go"],
+        "data-race",
+        &[
+            "main sent on channel ch at step 2 in main at go_close_send.go:7; G2 close closed it at step 5; nothing orders the two (a close must happen after every send)",
+        ],
+    );
+    let random = ["--engine", "shuttle-random", "--seed", "6"];
+    found(
+        &[&random[..], &["tests/kernels/go_close_send.go"]].concat(),
         "fault:send-on-closed-channel",
-        &["panic: send on closed channel", "G2 close"],
+        &["main: panic: send on closed channel", "G2 close"],
     );
 }
 
@@ -683,6 +696,87 @@ fn data_races_on_kernel_memory_are_reported_as_go_race_detector_would() {
             "filler wrote c.items after step 4 in (*cache).put at race_map.go:15; refresher wrote it after step 7 in (*cache).put at race_map.go:15",
         ],
     );
+}
+
+/// An atomic access and a plain one of the same variable race, as `go test -race`
+/// reports them (an atomic never races with an atomic): a counter added to with
+/// `atomic.AddInt64` and read, or reset, plainly; atomics on both sides, proven.
+/// Atomics order only through their own variable: a flag loaded from another
+/// variable than the one stored publishes nothing.
+#[test]
+fn an_atomic_and_a_plain_access_of_one_variable_race() {
+    let t = found(
+        &["--param", "form=0", "tests/kernels/race_atomic.go"],
+        "data-race",
+        &[
+            "counter wrote hits atomically at step 5 in main.func1 at race_atomic.go:20; reporter read it after step 8 in main.func2 at race_atomic.go:27; nothing orders the two",
+        ],
+    );
+    replayed(&t, "stalemate replay");
+    found(
+        &["--param", "form=1", "tests/kernels/race_atomic.go"],
+        "data-race",
+        &[
+            "counter wrote hits atomically at step 5 in main.func1 at race_atomic.go:20; reporter wrote it after step 8 in main.func2 at race_atomic.go:32; nothing orders the two",
+        ],
+    );
+    proven(&["--param", "form=2", "tests/kernels/race_atomic.go"]);
+    found(
+        &["--param", "same=0", "tests/kernels/atomic_publish.go"],
+        "data-race",
+        &[
+            "writer wrote data after step 4 in main.func1 at atomic_publish.go:26; reader read it after step 10 in main.func2 at atomic_publish.go:38; nothing orders the two",
+        ],
+    );
+    proven(&["tests/kernels/atomic_publish.go"]);
+}
+
+/// A whole struct copied (returned or passed by value, `v := *p`), compared (`==`) or
+/// assigned reads, or writes, every field, as Go's race detector sees it: each form
+/// without the lock races with a field written under it, naming the field and both
+/// lines; each form under the lock, proven.
+#[test]
+fn a_whole_struct_copy_reads_every_field() {
+    let lines = ["27", "45", "48", "52", "54"];
+    for (form, line) in lines.iter().enumerate() {
+        let form = format!("form={form}");
+        let (verb, func) = match *line {
+            "27" => ("read", "(*cache).Stats"),
+            "54" => ("wrote", "(*cache).peek"),
+            _ => ("read", "(*cache).peek"),
+        };
+        found(
+            &["--param", &form, "tests/kernels/race_struct_copy.go"],
+            "data-race",
+            &[&format!(
+                "writer wrote stats.writes after step 5 in (*cache).put at race_struct_copy.go:33; reader {verb} it after step 9 in {func} at race_struct_copy.go:{line}; nothing orders the two"
+            )],
+        );
+        proven(&[
+            "--param",
+            &form,
+            "--param",
+            "locked=1",
+            "tests/kernels/race_struct_copy.go",
+        ]);
+    }
+}
+
+/// `WaitGroup.Add` from zero against a `Wait`, as Go's `sync` annotates them for the
+/// race detector: a goroutine that takes the counter up from zero again while main
+/// waits, unordered with main's Wait, is a race naming both calls; adding for both
+/// goroutines before they start, proven.
+#[test]
+fn an_add_from_zero_unordered_with_a_wait_is_a_race() {
+    let t = found(
+        &["tests/kernels/race_waitgroup.go"],
+        "data-race",
+        &[
+            "main waited on WaitGroup wg at step 7 in main at race_waitgroup.go:30; starter added 1 to it from zero at step 10 in main.func2 at race_waitgroup.go:24; nothing orders the two (an Add from zero must happen before a Wait, or after it returns)",
+        ],
+    );
+    replayed(&t, "stalemate replay");
+    proven(&["--param", "fixed=1", "tests/kernels/race_waitgroup.go"]);
 }
 
 /// `time.Tick` is a ticker's channel that nothing stops: a heartbeat main never stops

@@ -474,3 +474,115 @@ fn states_met_while_unwinding_are_no_states() {
     assert_eq!(dfs.violations, both);
     assert_eq!(stateful.violations, both);
 }
+
+/// `sync/atomic` beside plain accesses of one variable (Go's race detector: an atomic
+/// access races with a plain one that nothing orders, never with another atomic
+/// one): a counter added to atomically and read plainly is a race under every
+/// engine; read atomically, proven. `Atomic::run` used to order every access and
+/// check none, so the racy form was proven clean in one execution.
+#[test]
+fn an_atomic_races_with_a_plain_access_of_its_variable() {
+    for plain in [true, false] {
+        expect(if plain { "data-race" } else { "pass" }, move |go| {
+            let hits = go.atomic("hits", 0);
+            let wg = go.waitgroup("wg");
+            wg.add(2);
+            let (w, h) = (wg.clone(), hits.clone());
+            go.go("counter", move |_| {
+                h.add(1);
+                w.done();
+            });
+            let (w, h) = (wg.clone(), hits.clone());
+            go.go("reporter", move |go| {
+                let n = if plain { h.plain_load() } else { h.load() };
+                go.note(format!("hits {n}"));
+                w.done();
+            });
+            wg.wait();
+            // After the Wait, a plain access is ordered after both.
+            hits.plain_store(0);
+        });
+    }
+}
+
+/// An atomic store publishes what its goroutine did before it to a load that sees it
+/// (Go's memory model), and a plain access ordered so is no race: main's plain read
+/// of the flag itself after its load saw 1 included.
+#[test]
+fn an_atomic_store_publishes_to_the_load_that_sees_it() {
+    expect("pass", |go| {
+        let ready = go.atomic("ready", 0);
+        let d = go.data("d", 0u8);
+        let (r, x) = (ready.clone(), d.clone());
+        go.go("writer", move |_| {
+            x.set(1);
+            r.store(1);
+        });
+        if ready.load() == 1 {
+            go.note(format!("d {} ready {}", d.get(), ready.plain_load()));
+        }
+    });
+}
+
+/// `WaitGroup.Add` from zero against a `Wait` (Go annotates the first as a read of
+/// the WaitGroup and the second as a write): a goroutine that takes the counter up
+/// from zero again while main waits, with nothing ordering the two, is a race under
+/// every engine, dpor's held-back `Wait` included; adding for both goroutines before
+/// they start, proven.
+#[test]
+fn an_add_from_zero_races_with_a_wait_nothing_orders_it_with() {
+    for reused in [true, false] {
+        expect(if reused { "data-race" } else { "pass" }, move |go| {
+            let wg = go.waitgroup("wg");
+            wg.add(if reused { 1 } else { 2 });
+            let w = wg.clone();
+            go.go("first", move |_| w.done());
+            let w = wg.clone();
+            go.go("starter", move |go| {
+                if reused {
+                    w.add(1);
+                }
+                go.go("second", move |_| w.done());
+            });
+            wg.wait();
+        });
+    }
+}
+
+/// A close against a send that nothing orders before it (Go's runtime reads the
+/// channel at every send, a select's send cases included, and writes it at close):
+/// where the send completed first, a race; where the close came first, the send's
+/// panic. Every exhaustive engine reaches both. Closed after the value was received,
+/// the close is ordered after the send (a buffered channel's slot): proven.
+#[test]
+fn a_close_races_with_a_send_nothing_orders_before_it() {
+    for select in [false, true] {
+        let model: ModelFn = Arc::new(move |go: &Go| {
+            let ch = go.chan::<u8>("ch", 1);
+            let c = ch.clone();
+            go.go("sender", move |go| {
+                if select {
+                    let other = go.nil_chan::<u8>("never");
+                    go.select().send(&c, 1).recv(&other).wait();
+                } else {
+                    c.send(1);
+                }
+            });
+            ch.close();
+        });
+        for e in [loom(), Engine::Dpor, Engine::Dfs, Engine::Stateful] {
+            let c = census(&e, &bounds(), model.clone()).unwrap();
+            let both: BTreeSet<String> = ["data-race", "fault:send-on-closed-channel"]
+                .map(String::from)
+                .into();
+            assert_eq!(c.violations, both, "{} (select {select})", e.describe());
+        }
+    }
+    expect("pass", |go| {
+        let ch = go.chan::<u8>("ch", 1);
+        let c = ch.clone();
+        go.go("sender", move |_| c.send(1));
+        ch.recv();
+        ch.close();
+    });
+}

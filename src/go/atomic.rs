@@ -1,11 +1,14 @@
 //! `sync/atomic`: each access is one Go operation on its value's object, which orders
 //! it with the value's other accesses (Go's memory model: atomics are sequentially
-//! consistent, and one that observes another is synchronised after it). No access to an
-//! atomic is a data race.
+//! consistent, and one that observes another is synchronised after it). Atomic
+//! accesses never race with each other; a plain access of the same variable races
+//! with them as with any write, as Go's race detector has it (`var::check`).
 
+use super::var::{self, Kind, Plain};
 use super::{Go, Obj};
+use crate::verdict::Violation;
 use crate::world::say;
-use crate::world::{Attempt, ObjKind};
+use crate::world::{Attempt, Hb, ObjKind, State, VarState};
 use std::sync::Arc;
 
 /// An atomic integer (`atomic.Int64`, `atomic.Int32`, ...; a bool is 0 or 1).
@@ -18,7 +21,13 @@ impl Go {
     /// A new atomic integer holding `init`.
     pub fn atomic(&self, name: &str, init: i64) -> Atomic {
         Atomic {
-            o: self.obj(name, ObjKind::Atomic { value: init }),
+            o: self.obj(
+                name,
+                ObjKind::Atomic {
+                    value: init,
+                    var: VarState::default(),
+                },
+            ),
         }
     }
 }
@@ -65,18 +74,102 @@ impl Op {
     }
 }
 
+impl Op {
+    /// Whether the operation wrote, given what it returned: not a load, nor a
+    /// compare-and-swap that did not swap.
+    fn writes(self, r: i64) -> bool {
+        match self {
+            Op::Load => false,
+            Op::CompareAndSwap(..) => r != 0,
+            _ => true,
+        }
+    }
+}
+
+/// The race detector's part of an atomic access of a location kept outside this
+/// atomic (a kernel's variable): checked against the location's plain accesses, then
+/// ordered through the location's own clock, not the shared object's (atomics on two
+/// variables do not synchronise in Go).
+fn on_location(st: &mut State, me: usize, at: Option<&Plain>, writes: bool) -> Option<Violation> {
+    let at = at?.id();
+    st.hb = Hb::Unordered;
+    let race = var::check(
+        st,
+        me,
+        at,
+        Kind {
+            writes,
+            atomic: true,
+        },
+        false,
+    );
+    if race.is_none() {
+        st.sync_atomic(me, at, writes);
+    }
+    race
+}
+
 impl Atomic {
     /// One operation on the value this atomic holds.
     pub fn run(&self, op: Op) -> i64 {
         let o = &self.o;
-        o.w.op(&[o], |st, _| {
-            let ObjKind::Atomic { value } = &mut st.objs[o.id].kind else {
+        o.w.op(&[o], |st, me| {
+            let ObjKind::Atomic { value, .. } = &st.objs[o.id].kind else {
                 unreachable!("an atomic's object")
             };
-            let (r, what) = op.apply(value);
+            let mut v = *value;
+            let (r, what) = op.apply(&mut v);
             let name = st.label(o.id);
-            Attempt::Done(r, say!(st, "atomic {name}: {what}"))
+            let text = say!(st, "atomic {name}: {what}");
+            let kind = Kind {
+                writes: op.writes(r),
+                atomic: true,
+            };
+            // A failing step changes nothing (see `World::fail_with`).
+            if let Some(race) = var::check(st, me, o.id, kind, false) {
+                return Attempt::Fail(race, text);
+            }
+            if let ObjKind::Atomic { value, .. } = &mut st.objs[o.id].kind {
+                *value = v;
+            }
+            Attempt::Done(r, text)
         })
+    }
+
+    /// A plain read of the atomic's variable (Go code that reads `n` where others use
+    /// `atomic.AddInt64(&n, 1)`): no step, checked by the race detector, which reports
+    /// it against every atomic write that does not happen before it.
+    pub fn plain_load(&self) -> i64 {
+        let mut v = 0;
+        let id = self.o.id;
+        self.o.w.plain(|st, me| {
+            if let ObjKind::Atomic { value, .. } = &st.objs[id].kind {
+                v = *value;
+            }
+            let race = var::check(st, me, id, Kind::plain(false), true)?;
+            Some((race, say!(st, "reads {}", st.oname(id))))
+        });
+        v
+    }
+
+    /// A plain access of the atomic's memory that leaves its value alone: a copy of
+    /// the struct holding it reads it, an assignment to that struct writes it.
+    pub(crate) fn plain_access(&self, writes: bool) {
+        var::access(&self.o.w, self.o.id, writes);
+    }
+
+    /// A plain write of the atomic's variable (`n = 0` beside atomic accesses).
+    pub fn plain_store(&self, x: i64) {
+        let id = self.o.id;
+        self.o.w.plain(|st, me| {
+            if let Some(race) = var::check(st, me, id, Kind::plain(true), true) {
+                return Some((race, say!(st, "writes {}", st.oname(id))));
+            }
+            if let ObjKind::Atomic { value, .. } = &mut st.objs[id].kind {
+                *value = x;
+            }
+            None
+        });
     }
 
     /// `Load()`.
@@ -107,15 +200,27 @@ impl Atomic {
     /// One operation on a value of any type kept elsewhere (`atomic.Value`): `f` does it
     /// and says whether it changed the value, which then counts one more version here
     /// (so a goroutine polling `Load` sees the world change). `what` is the step's text.
-    pub(crate) fn step<R>(&self, what: &str, mut f: impl FnMut() -> (R, bool)) -> R {
+    /// `at`: the plain location the value is kept in, if the race detector checks it
+    /// (a kernel's `unsafe.Pointer` variable for `LoadPointer(&p)`). The operation is
+    /// done before the check; a race ends the execution there.
+    pub(crate) fn step<R>(
+        &self,
+        what: &str,
+        at: Option<&Plain>,
+        mut f: impl FnMut() -> (R, bool),
+    ) -> R {
         let o = &self.o;
-        o.w.op(&[o], |st, _| {
+        o.w.op(&[o], |st, me| {
             let (r, changed) = f();
-            if changed && let ObjKind::Atomic { value } = &mut st.objs[o.id].kind {
+            if changed && let ObjKind::Atomic { value, .. } = &mut st.objs[o.id].kind {
                 *value = value.wrapping_add(1);
             }
             let name = st.label(o.id);
-            Attempt::Done(r, say!(st, "atomic {name}: {what}"))
+            let text = say!(st, "atomic {name}: {what}");
+            match on_location(st, me, at, changed) {
+                Some(race) => Attempt::Fail(race, text),
+                None => Attempt::Done(r, text),
+            }
         })
     }
 
@@ -126,20 +231,23 @@ impl Atomic {
         &self,
         op: Op,
         what: &str,
+        at: Option<&Plain>,
         read: impl Fn() -> i64,
         write: impl Fn(i64),
     ) -> i64 {
         let o = &self.o;
-        o.w.op(&[o], |st, _| {
+        o.w.op(&[o], |st, me| {
             let mut v = read();
             let (r, _) = op.apply(&mut v);
-            // Writes as the operation does: not a load, nor a swap that did not happen.
-            let failed_swap = matches!(op, Op::CompareAndSwap(..)) && r == 0;
-            if op != Op::Load && !failed_swap {
+            let name = st.label(o.id);
+            let text = say!(st, "atomic {name}: {what}");
+            if let Some(race) = on_location(st, me, at, op.writes(r)) {
+                return Attempt::Fail(race, text);
+            }
+            if op.writes(r) {
                 write(v);
             }
-            let name = st.label(o.id);
-            Attempt::Done(r, say!(st, "atomic {name}: {what}"))
+            Attempt::Done(r, text)
         })
     }
 }

@@ -4,9 +4,11 @@
 //! (Go's direct hand-off), so a rendezvous sender blocks until a receiver has the value.
 
 use super::{Go, Obj};
+use crate::verdict::{Property, Violation};
 use crate::world::say;
 use crate::world::{
-    Attempt, Chan as ChanState, Dir, Fault, Gid, Hb, ObjKind, Oid, Pending, State, Val, Wait, World,
+    Access, Attempt, Chan as ChanState, Dir, Fault, Gid, Hb, ObjKind, Oid, Pending, State, Val,
+    Wait, World,
 };
 use std::collections::{BTreeSet, VecDeque};
 use std::marker::PhantomData;
@@ -59,6 +61,7 @@ impl Go {
             senders: BTreeSet::new(),
             slots: vec![Vec::new(); cap],
             recvx: 0,
+            sends: Vec::new(),
         };
         Chan {
             o: self.obj(name, ObjKind::Chan(c)),
@@ -119,6 +122,13 @@ impl<T: Send + 'static> Chan<T> {
                     say!(st, "close {name}: already closed"),
                 );
             }
+            // Go's `closechan` writes the channel, every send read it: a send that
+            // nothing orders before the close races with it. A sender still blocked
+            // here gets the panic instead (below), as in Go, where it follows.
+            if let Some(race) = close_races(st, me, o.id) {
+                return Attempt::Fail(race, say!(st, "close {name}"));
+            }
+            let c = chan(st, o.id);
             c.closed = true;
             c.senders.insert(me);
             let recvs: Vec<_> = c.recvq.drain(..).collect();
@@ -134,6 +144,42 @@ impl<T: Send + 'static> Chan<T> {
             Attempt::Done((), say!(st, "close {name}"))
         })
     }
+}
+
+/// A close of channel `o` by `me` against the sends before it: the first send that
+/// does not happen before the close and whose goroutine no longer waits on it races.
+fn close_races(st: &State, me: Gid, o: Oid) -> Option<Violation> {
+    if !st.check_races {
+        return None;
+    }
+    let ObjKind::Chan(c) = &st.objs[o].kind else {
+        unreachable!("not a channel")
+    };
+    let waiting = |g: Gid| c.sendq.iter().any(|&(s, _)| s == g);
+    let send = c
+        .sends
+        .iter()
+        .find(|a| !waiting(a.gid) && !st.happened_before(a, me))?;
+    let at = |a: &Access| {
+        let place = if a.func.is_empty() {
+            String::new()
+        } else {
+            format!(" in {}", a.func)
+        };
+        format!("at step {}{place}", a.step + 1)
+    };
+    let now = st.access(me);
+    Some(Violation::new(
+        Property::DataRace,
+        format!(
+            "{} sent on channel {} {}; {} closed it {}; nothing orders the two (a close must happen after every send)",
+            st.name(send.gid),
+            st.oname(o),
+            at(send),
+            st.name(me),
+            at(&now),
+        ),
+    ))
 }
 
 /// A value not yet in the world: a send case's.
@@ -436,10 +482,19 @@ fn attempt(
         *cases[i].send.as_ref().unwrap().lock().unwrap() = Some(v.v);
     }
     for case in cases {
+        let now = st.check_races.then(|| st.access(me));
         let c = chan(st, case.o.id);
         if !c.nil {
             match case.dir() {
-                Dir::Send => c.senders.insert(me),
+                Dir::Send => {
+                    // Go's runtime reads the channel for the race detector at every
+                    // send, and at every send case a select looks at (`close_races`).
+                    if let Some(now) = now {
+                        c.sends.retain(|a| a.gid != me);
+                        c.sends.push(now);
+                    }
+                    c.senders.insert(me)
+                }
                 Dir::Recv => c.receivers.insert(me),
             };
         }

@@ -1,9 +1,11 @@
 //! sync.Mutex, sync.RWMutex, sync.WaitGroup, sync.Once, sync.Cond.
 
 use super::{Go, Obj};
+use crate::verdict::{Property, Violation};
 use crate::world::say;
 use crate::world::{
-    Attempt, Fault, Gid, Gor, Hb, Holder, ObjKind, Oid, OnceState, Pending, State, Wait,
+    Access, Attempt, Fault, Gid, Gor, Hb, Holder, ObjKind, Oid, OnceState, Pending, State, Wait,
+    WaitGroupUse,
 };
 use std::collections::{BTreeSet, VecDeque};
 use std::sync::Arc;
@@ -260,20 +262,26 @@ pub struct WaitGroup(Arc<Obj>);
 
 impl Go {
     pub fn waitgroup(&self, name: &str) -> WaitGroup {
-        WaitGroup(self.obj(name, ObjKind::WaitGroup { count: 0 }))
+        WaitGroup(self.obj(
+            name,
+            ObjKind::WaitGroup {
+                count: 0,
+                uses: Default::default(),
+            },
+        ))
     }
 }
 
 impl WaitGroup {
     pub fn add(&self, n: i64) {
         let o = &self.0;
-        o.w.op(&[o], |st, _| add(st, o.id, n))
+        o.w.op(&[o], |st, me| add(st, me, o.id, n))
     }
 
     pub fn done(&self) {
         let o = &self.0;
         // As Go's race detector has it: a Done publishes, and acquires nothing (`add`).
-        o.w.marked(&[o], Pending::Done(o.id), |st, _| add(st, o.id, -1))
+        o.w.marked(&[o], Pending::Done(o.id), |st, me| add(st, me, o.id, -1))
     }
 
     pub fn wait(&self) {
@@ -283,8 +291,13 @@ impl WaitGroup {
             if std::mem::take(&mut st.gors[me].granted) {
                 return Attempt::Done((), say!(st, "wait {name} (released at zero)"));
             }
+            // The call, checked against the Adds from zero (`WaitGroupUse`).
+            if let Some(race) = wait_use(st, me, o.id) {
+                let text = say!(st, "wait {name}");
+                return Attempt::Fail(race, text);
+            }
             let obj = &mut st.objs[o.id];
-            let ObjKind::WaitGroup { count } = &obj.kind else {
+            let ObjKind::WaitGroup { count, .. } = &obj.kind else {
                 unreachable!()
             };
             if *count == 0 {
@@ -300,18 +313,27 @@ impl WaitGroup {
     }
 }
 
-fn add(st: &mut State, o: Oid, n: i64) -> Attempt<()> {
+fn add(st: &mut State, me: Gid, o: Oid, n: i64) -> Attempt<()> {
     let name = st.label(o);
-    let ObjKind::WaitGroup { count } = &mut st.objs[o].kind else {
+    let ObjKind::WaitGroup { count, .. } = &st.objs[o].kind else {
         unreachable!()
     };
-    let c = *count + n;
+    let (was, c) = (*count, *count + n);
     if c < 0 {
         return Attempt::Fault(
             Fault::NegativeWaitGroupCounter,
             say!(st, "add {n} to {name}: counter {c}"),
         );
     }
+    if was == 0
+        && n > 0
+        && let Some(race) = add_use(st, me, o, n)
+    {
+        return Attempt::Fail(race, say!(st, "add {n} to {name}: counter {c}"));
+    }
+    let ObjKind::WaitGroup { count, .. } = &mut st.objs[o].kind else {
+        unreachable!()
+    };
     *count = c;
     // Go's race detector: a decrement publishes (`Done`), an increment orders nothing.
     st.hb = if n < 0 { Hb::Release } else { Hb::Unordered };
@@ -325,6 +347,92 @@ fn add(st: &mut State, o: Oid, n: i64) -> Attempt<()> {
         format!("add {n} to")
     };
     Attempt::Done((), say!(st, "{verb} {name} (counter {c})"))
+}
+
+/// The uses of WaitGroup `o` recorded for the race detector.
+fn uses_of(st: &mut State, o: Oid) -> &mut WaitGroupUse {
+    match &mut st.objs[o].kind {
+        ObjKind::WaitGroup { uses, .. } => uses,
+        _ => unreachable!("not a WaitGroup"),
+    }
+}
+
+/// An `Add` of `n` from zero by `me`: a read of the WaitGroup for the race detector,
+/// which races with every `Wait` that does not happen before it.
+fn add_use(st: &mut State, me: Gid, o: Oid, n: i64) -> Option<Violation> {
+    if !st.check_races {
+        return None;
+    }
+    let now = st.access(me);
+    let ObjKind::WaitGroup { uses, .. } = &st.objs[o].kind else {
+        unreachable!()
+    };
+    if let Some(w) = uses.waits.iter().find(|w| !st.happened_before(w, me)) {
+        return Some(reused(st, o, (&now, n), w, false));
+    }
+    let adds = &mut uses_of(st, o).adds;
+    adds.retain(|(a, _)| a.gid != me);
+    adds.push((now, n));
+    None
+}
+
+/// A `Wait` called by `me`: a write of the WaitGroup for the race detector, which
+/// races with every `Add` from zero that does not happen before it.
+fn wait_use(st: &mut State, me: Gid, o: Oid) -> Option<Violation> {
+    if !st.check_races {
+        return None;
+    }
+    let now = st.access(me);
+    let ObjKind::WaitGroup { uses, .. } = &st.objs[o].kind else {
+        unreachable!()
+    };
+    if let Some((a, n)) = uses.adds.iter().find(|(a, _)| !st.happened_before(a, me)) {
+        return Some(reused(st, o, (a, *n), &now, true));
+    }
+    let waits = &mut uses_of(st, o).waits;
+    waits.retain(|w| w.gid != me);
+    waits.push(now);
+    None
+}
+
+/// The data race of an `Add` from zero and a `Wait` that nothing orders; `wait_last`:
+/// the `Wait` is the access that found it.
+fn reused(
+    st: &State,
+    o: Oid,
+    (add, n): (&Access, i64),
+    wait: &Access,
+    wait_last: bool,
+) -> Violation {
+    let at = |a: &Access| {
+        let place = if a.func.is_empty() {
+            String::new()
+        } else {
+            format!(" in {}", a.func)
+        };
+        format!("at step {}{place}", a.step + 1)
+    };
+    let (name, wg) = (st.name(add.gid), st.oname(o));
+    let added = format!("{name} added {n} to WaitGroup {wg} from zero {}", at(add));
+    let waited = format!("{} waited on it {}", st.name(wait.gid), at(wait));
+    let (first, second) = if wait_last {
+        (added, waited)
+    } else {
+        (
+            format!(
+                "{} waited on WaitGroup {wg} {}",
+                st.name(wait.gid),
+                at(wait)
+            ),
+            format!("{name} added {n} to it from zero {}", at(add)),
+        )
+    };
+    Violation::new(
+        Property::DataRace,
+        format!(
+            "{first}; {second}; nothing orders the two (an Add from zero must happen before a Wait, or after it returns)"
+        ),
+    )
 }
 
 /// Go's `sync.Once`.

@@ -127,6 +127,11 @@ impl Go {
 }
 
 impl Plain {
+    /// The location's object.
+    pub(crate) fn id(&self) -> usize {
+        self.id
+    }
+
     /// A read (`writes` false) or a write of the location, checked for a race.
     pub fn access(&self, writes: bool) {
         access(&self.w, self.id, writes);
@@ -134,13 +139,30 @@ impl Plain {
 }
 
 /// One access of a `Data` or `Plain` location: a data race fails the execution.
-fn access(w: &World, id: usize, writes: bool) {
+pub(super) fn access(w: &World, id: usize, writes: bool) {
     w.plain(|st, me| {
-        check(st, me, id, writes, true).map(|race| {
+        check(st, me, id, Kind::plain(writes), true).map(|race| {
             let verb = if writes { "writes" } else { "reads" };
             (race, say!(st, "{verb} {}", st.oname(id)))
         })
     });
+}
+
+/// How an access uses its location.
+#[derive(Clone, Copy)]
+pub(crate) struct Kind {
+    pub writes: bool,
+    /// A `sync/atomic` operation (`Access::atomic`).
+    pub atomic: bool,
+}
+
+impl Kind {
+    pub(crate) fn plain(writes: bool) -> Kind {
+        Kind {
+            writes,
+            atomic: false,
+        }
+    }
 }
 
 /// `between`: the access is no step of its own (`Data`) but code between two.
@@ -153,8 +175,10 @@ fn race(
     between: bool,
 ) -> Violation {
     let verb = |w: bool| if w { "wrote" } else { "read" };
+    let how = |a: &Access| if a.atomic { " atomically" } else { "" };
+    // An atomic access is a step of its own.
     let at = |a: &Access| {
-        if between {
+        if between && !a.atomic {
             format!("after step {}", a.step)
         } else {
             format!("at step {}", a.step + 1)
@@ -170,61 +194,68 @@ fn race(
     Violation::new(
         Property::DataRace,
         format!(
-            "{} {} {name} {}{}; {} {} it {}{}; nothing orders the two",
+            "{} {} {name}{} {}{}; {} {} it{} {}{}; nothing orders the two",
             st.name(prior.gid),
             verb(prior_writes),
+            how(prior),
             at(prior),
             place(prior),
             st.name(now.gid),
             verb(writes),
+            how(now),
             at(now),
             place(now),
         ),
     )
 }
 
-/// Checks an access against the variable's history and records it.
-fn check(st: &mut State, me: usize, id: usize, writes: bool, between: bool) -> Option<Violation> {
-    let now = st.access(me);
+/// Checks an access against the location's history and records it. Two accesses
+/// race when nothing orders them, one writes, and not both are atomic.
+pub(crate) fn check(
+    st: &mut State,
+    me: usize,
+    id: usize,
+    kind: Kind,
+    between: bool,
+) -> Option<Violation> {
+    let Kind { writes, atomic } = kind;
+    let mut now = st.access(me);
+    now.atomic = atomic;
     let name = st.oname(id).to_string();
-    let ObjKind::Var(v) = &st.objs[id].kind else {
-        unreachable!()
-    };
-    let mut found = None;
     if st.check_races {
-        if let Some(w) = &v.last_write
-            && !st.happened_before(w, me)
-        {
-            found = Some(race(st, &name, w, &now, (true, writes), between));
-        } else if writes && let Some(r) = v.reads.iter().find(|r| !st.happened_before(r, me)) {
-            found = Some(race(st, &name, r, &now, (false, true), between));
+        let v = st.var_ref(id);
+        // Two atomic accesses never race.
+        let both_atomic = |a: &Access| a.atomic && atomic;
+        let races = |a: &Access| !(both_atomic(a) || st.happened_before(a, me));
+        let prior = match &v.last_write {
+            Some(w) if races(w) => Some((w, true)),
+            _ if writes => v.reads.iter().find(|r| races(r)).map(|r| (r, false)),
+            _ => None,
+        };
+        if let Some((a, prior_writes)) = prior {
+            // A failing step changes nothing (see `World::fail_with`).
+            return Some(race(st, &name, a, &now, (prior_writes, writes), between));
         }
-    }
-    if found.is_some() {
-        // A failing step changes nothing (see `World::fail_with`).
-        return found;
     }
     // The goroutine reads the value (a write may read it too: `Data::with`); what it
     // writes comes from what it knows then, its history (see `world::print`).
-    let ObjKind::Var(v) = &st.objs[id].kind else {
-        unreachable!()
-    };
-    let read = v.tag;
+    let read = st.var_ref(id).tag;
     st.observe(me, read);
     let h = st.gors[me].hist;
     st.puts += u64::from(writes);
-    let ObjKind::Var(v) = &mut st.objs[id].kind else {
-        unreachable!()
-    };
+    let v = st.var(id);
     if writes {
+        // Every earlier access either happens before this one or raced with it.
         v.tag = h;
         v.last_write = Some(now);
         v.reads.clear();
     } else {
-        v.reads.retain(|r| r.gid != me);
+        // A goroutine's later read covers its earlier one, but an atomic read does
+        // not cover a plain one: a later atomic write races with the plain read only.
+        v.reads.retain(|r| r.gid != me || (atomic && !r.atomic));
         v.reads.push(now);
     }
-    found
+    None
 }
 
 impl<T: Clone + Debug + Send + 'static> Var<T> {
@@ -233,7 +264,7 @@ impl<T: Clone + Debug + Send + 'static> Var<T> {
         o.w.op(&[o], |st, me| {
             let v = self.v.lock().unwrap_or_else(|e| e.into_inner()).clone();
             let text = say!(st, "read {} ({v:?})", st.oname(o.id));
-            match check(st, me, o.id, false, false) {
+            match check(st, me, o.id, Kind::plain(false), false) {
                 Some(race) => Attempt::Fail(race, text),
                 None => Attempt::Done(v, text),
             }
@@ -244,7 +275,7 @@ impl<T: Clone + Debug + Send + 'static> Var<T> {
         let o = &self.o;
         o.w.op(&[o], |st, me| {
             let text = say!(st, "write {} = {v:?}", st.oname(o.id));
-            match check(st, me, o.id, true, false) {
+            match check(st, me, o.id, Kind::plain(true), false) {
                 Some(race) => Attempt::Fail(race, text),
                 None => {
                     *self.v.lock().unwrap_or_else(|e| e.into_inner()) = v.clone();

@@ -118,7 +118,7 @@ fn what(st: &State, w: &Wait) -> String {
         Wait::WLock(o) => format!("lock {} (write)", st.oname(*o)),
         Wait::Group(o) => {
             let n = match &st.objs[*o].kind {
-                ObjKind::WaitGroup { count } => *count,
+                ObjKind::WaitGroup { count, .. } => *count,
                 _ => 0,
             };
             format!("WaitGroup {} (counter {n})", st.oname(*o))

@@ -14,7 +14,7 @@
 //! verdicts depend on nothing else; without them, two orders of critical sections that
 //! end in one state would share a future that races in one order only.
 
-use super::state::{Access, ObjKind, OnceState, State, Status, Wait};
+use super::state::{Access, ObjKind, OnceState, State, Status, VarState, Wait};
 
 /// SplitMix64's finaliser.
 fn scramble(mut z: u64) -> u64 {
@@ -159,9 +159,33 @@ impl State {
                     // Who ever used it: the wait-for report's peers.
                     p.list(c.receivers.iter().copied());
                     p.list(c.senders.iter().copied());
+                    if self.check_races {
+                        let mut sends: Vec<&Access> = c.sends.iter().collect();
+                        sends.sort_by_key(|a| a.gid);
+                        for a in &sends {
+                            self.cover(&mut p, a, o);
+                        }
+                        p.put(sends.len() as u64);
+                    }
                 }
-                ObjKind::WaitGroup { count } => p.put(*count as u64),
-                ObjKind::Atomic { value } => p.put(*value as u64),
+                ObjKind::WaitGroup { count, uses } => {
+                    p.put(*count as u64);
+                    if self.check_races {
+                        for (a, n) in &uses.adds {
+                            self.cover(&mut p, a, o);
+                            p.put(*n as u64);
+                        }
+                        p.put(uses.adds.len() as u64);
+                        for a in &uses.waits {
+                            self.cover(&mut p, a, o);
+                        }
+                        p.put(uses.waits.len() as u64);
+                    }
+                }
+                ObjKind::Atomic { value, var } => {
+                    p.put(*value as u64);
+                    self.history(&mut p, var, o);
+                }
                 ObjKind::Once { state } => p.put(match state {
                     OnceState::New => 0u64,
                     OnceState::Running(g) => *g as u64 + 2,
@@ -178,19 +202,7 @@ impl State {
                 }
                 ObjKind::Var(v) => {
                     p.put(v.tag);
-                    if self.check_races {
-                        p.put(u64::from(v.last_write.is_some()));
-                        if let Some(a) = &v.last_write {
-                            self.cover(&mut p, a, o);
-                        }
-                        // Which read a race names first changes its message only.
-                        let mut reads: Vec<&Access> = v.reads.iter().collect();
-                        reads.sort_by_key(|a| a.gid);
-                        for a in &reads {
-                            self.cover(&mut p, a, o);
-                        }
-                        p.put(reads.len() as u64);
-                    }
+                    self.history(&mut p, v, o);
                 }
             }
         }
@@ -230,17 +242,33 @@ impl State {
         }
     }
 
-    /// Which clocks cover access `a` of variable `var`: goroutines', then objects'.
+    /// A location's race-detector history (with races checked).
+    fn history(&self, p: &mut Print, v: &VarState, o: usize) {
+        if !self.check_races {
+            return;
+        }
+        p.put(u64::from(v.last_write.is_some()));
+        if let Some(a) = &v.last_write {
+            self.cover(p, a, o);
+        }
+        // Which read a race names first changes its message only.
+        let mut reads: Vec<&Access> = v.reads.iter().collect();
+        reads.sort_by_key(|a| (a.gid, a.atomic));
+        for a in &reads {
+            self.cover(p, a, o);
+        }
+        p.put(reads.len() as u64);
+    }
+
+    /// Which clocks cover access `a` of variable `var`: goroutines', then objects'
+    /// (a variable's own clock is its atomics', `State::sync_atomic`).
     fn cover(&self, p: &mut Print, a: &Access, var: usize) {
         p.put(mix(a.gid as u128, var as u128));
+        p.put(u64::from(a.atomic));
         let by_gor = (0..self.gors.len()).filter(|&g| self.happened_before(a, g));
         p.list(by_gor);
         let covers = |vc: &[u32]| vc.get(a.gid).copied().unwrap_or(0) >= a.epoch;
-        let by_obj = self
-            .objs
-            .iter()
-            .enumerate()
-            .filter(|(_, o)| !matches!(o.kind, ObjKind::Var(_)) && covers(&o.vc));
+        let by_obj = self.objs.iter().enumerate().filter(|(_, o)| covers(&o.vc));
         p.list(by_obj.map(|(i, _)| i));
         // What an RWMutex's writers alone learn (`Obj::rvc`).
         let by_readers = self.objs.iter().enumerate().filter(|(_, o)| covers(&o.rvc));

@@ -126,6 +126,10 @@ pub(crate) struct Chan {
     /// The slot the next receive takes (Go's `recvx`); the next send's is `recvx` plus
     /// the buffer's length.
     pub recvx: usize,
+    /// Each goroutine's last send on it (a send case of a select included), for the
+    /// race detector: Go's runtime reads the channel at every send and writes it at
+    /// `close`, so a send and a close that nothing orders race.
+    pub sends: Vec<Access>,
 }
 
 impl Chan {
@@ -161,6 +165,8 @@ pub(crate) enum ObjKind {
     Chan(Chan),
     WaitGroup {
         count: i64,
+        /// What the race detector checks of its use (`WaitGroupUse`).
+        uses: WaitGroupUse,
     },
     Once {
         state: OnceState,
@@ -174,9 +180,11 @@ pub(crate) enum ObjKind {
     },
     /// A plain shared variable: accesses are checked for data races.
     Var(VarState),
-    /// A `sync/atomic` value: every access an operation, none a race.
+    /// A `sync/atomic` value: its operations do not race with each other; a plain
+    /// access of the same variable (`Atomic::plain_load`) races with them.
     Atomic {
         value: i64,
+        var: VarState,
     },
 }
 
@@ -187,6 +195,23 @@ pub(crate) struct Access {
     pub epoch: u32,
     pub step: usize,
     pub func: &'static str,
+    /// A `sync/atomic` operation: it races with plain accesses only, never with
+    /// another atomic one (Go's race detector, as ThreadSanitizer has it).
+    pub atomic: bool,
+}
+
+/// A WaitGroup's use as Go annotates it for the race detector: an `Add` that takes
+/// the counter up from zero reads the WaitGroup's semaphore, a `Wait` writes it, so
+/// the two race unless one happens before the other (Go's rule: an `Add` from zero
+/// happens before every `Wait` it is meant for, and after every `Wait` before it).
+/// Go writes only in a `Wait` that blocks; stalemate checks every `Wait`, as any of
+/// them blocks in the schedule that calls it right after the `Add` (docs/go-semantics.md).
+#[derive(Clone, Debug, Default)]
+pub(crate) struct WaitGroupUse {
+    /// The `Add`s from zero so far, with the amount added.
+    pub adds: Vec<(Access, i64)>,
+    /// The `Wait` calls so far.
+    pub waits: Vec<Access>,
 }
 
 #[derive(Default)]
@@ -474,7 +499,7 @@ impl State {
     /// A WaitGroup's counter.
     fn counter(&self, o: Oid) -> i64 {
         match self.objs[o].kind {
-            ObjKind::WaitGroup { count } => count,
+            ObjKind::WaitGroup { count, .. } => count,
             _ => unreachable!("not a WaitGroup"),
         }
     }
@@ -738,6 +763,36 @@ impl State {
             epoch: self.gors[g].vc[g],
             step: self.trace.len(),
             func: self.gors[g].func(),
+            atomic: false,
+        }
+    }
+
+    /// The race detector's history of a plain location: a variable's, or an atomic's
+    /// (for its plain accesses).
+    pub(crate) fn var(&mut self, o: Oid) -> &mut VarState {
+        match &mut self.objs[o].kind {
+            ObjKind::Var(v) | ObjKind::Atomic { var: v, .. } => v,
+            _ => unreachable!("not a variable"),
+        }
+    }
+
+    /// `var`, to read.
+    pub(crate) fn var_ref(&self, o: Oid) -> &VarState {
+        match &self.objs[o].kind {
+            ObjKind::Var(v) | ObjKind::Atomic { var: v, .. } => v,
+            _ => unreachable!("not a variable"),
+        }
+    }
+
+    /// Goroutine `g` acquires what the atomic operations on location `o` released
+    /// (Go's race detector: an atomic load acquires), and releases into it if it
+    /// wrote, starting a new epoch. A location's `Obj::vc` is its atomics' clock: plain
+    /// accesses never sync (`sync` and `order` leave variables alone).
+    pub(crate) fn sync_atomic(&mut self, g: Gid, o: Oid, writes: bool) {
+        join(&mut self.gors[g].vc, &self.objs[o].vc);
+        if writes {
+            self.release(g, o);
+            self.gors[g].vc[g] += 1;
         }
     }
 

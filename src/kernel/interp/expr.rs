@@ -70,7 +70,7 @@ impl<'a> I<'a> {
             });
         }
         for e in es {
-            out.push(self.eval(e, env)?.copy());
+            out.push(self.eval(e, env)?.copy_by(self));
         }
         if spread && let Some(Value::Slice(s)) = out.pop() {
             out.extend(lock(&s.arr)[s.off..s.off + s.len].iter().cloned());
@@ -93,6 +93,11 @@ impl<'a> I<'a> {
                     _ => {}
                 }
                 let b = self.eval(b, env)?;
+                if matches!(op.as_str(), "==" | "!=") {
+                    // Comparing structs or arrays reads every field and element.
+                    self.read_whole(&a);
+                    self.read_whole(&b);
+                }
                 binary(op, a, b)
             }
             E::Call(f, args, spread) => self.call_expr(f, args, *spread, env, e.pos),
@@ -273,7 +278,7 @@ impl<'a> I<'a> {
                         return Err(unsupported(format!("too many values in {tname} literal")));
                     };
                     let name = format!("{tname}.{}", field.name);
-                    vals[idx] = Some(self.hinted(Some(name), || self.eval(v, env))?.copy());
+                    vals[idx] = Some(self.hinted(Some(name), || self.eval(v, env))?.copy_by(self));
                 }
                 let mut cells = Vec::new();
                 for (f, v) in fields.iter().zip(vals) {
@@ -292,7 +297,7 @@ impl<'a> I<'a> {
             Type::Slice(_) => {
                 let vs: Vec<Value> = elems
                     .iter()
-                    .map(|(_, v)| self.eval(v, env).map(|v| v.copy()))
+                    .map(|(_, v)| self.eval(v, env).map(|v| v.copy_by(self)))
                     .collect::<R<_>>()?;
                 Ok(slice_of(vs))
             }
@@ -305,7 +310,7 @@ impl<'a> I<'a> {
                         next = usize::try_from(int(&self.eval(k, env)?)?)
                             .map_err(|_| rt_err("array index out of range"))?;
                     }
-                    at.insert(next, self.eval(v, env)?.copy());
+                    at.insert(next, self.eval(v, env)?.copy_by(self));
                     next += 1;
                 }
                 let n = match len {
@@ -332,7 +337,7 @@ impl<'a> I<'a> {
                         None => return Err(unsupported("map literal element without a key")),
                     };
                     let key = self.key_of(&k)?;
-                    m.insert(key, self.eval(v, env)?.copy());
+                    m.insert(key, self.eval(v, env)?.copy_by(self));
                 }
                 let elem = match self.underlying(ty) {
                     Type::Map(_, v) => v,
@@ -540,16 +545,23 @@ impl<'a> I<'a> {
         match p {
             Place::Blank => {}
             Place::Cell(c) => {
-                self.cell_access(&c, || describe(target), true);
-                *lock(&c) = v
+                let old = lock(&c).clone();
+                if let Some(v) = self.assign_in_place(&old, v, &|| describe(target)) {
+                    self.cell_access(&c, || describe(target), true);
+                    *lock(&c) = v
+                }
             }
             Place::Map(m, k) => {
                 self.map_access(&m, || index_base(target), true);
                 lock(&m).insert(k, v);
             }
             Place::Elem(a, i) => {
-                self.elem_access(&a, i, || format!("{}[{i}]", index_base(target)), true);
-                lock(&a)[i] = v
+                let name = || format!("{}[{i}]", index_base(target));
+                let old = lock(&a)[i].clone();
+                if let Some(v) = self.assign_in_place(&old, v, &name) {
+                    self.elem_access(&a, i, name, true);
+                    lock(&a)[i] = v
+                }
             }
             Place::CondL(s) => {
                 let SyncObj::Cond(slot, name) = &*s else {
@@ -614,6 +626,16 @@ impl<'a> I<'a> {
             E::Sel(x, name) => {
                 if let Some(pkg) = self.package(x, env) {
                     let vs = self.args(args, spread, env)?;
+                    if pkg == "atomic" {
+                        // The variable `atomic.AddInt64(&n, 1)` works on, named as
+                        // its plain accesses name it.
+                        let target = match args.first().map(|e| &e.kind) {
+                            Some(E::Unary("&", x)) => describe(x),
+                            Some(_) => format!("*{}", describe(&args[0])),
+                            None => String::new(),
+                        };
+                        return self.atomic_function(name, &vs, target);
+                    }
                     return self.library(pkg, name, vs, p);
                 }
             }
@@ -676,7 +698,7 @@ impl<'a> I<'a> {
                 let base = ev(0)?;
                 let mut more = Vec::new();
                 for a in &args[1..] {
-                    more.push(self.eval(a, env)?.copy());
+                    more.push(self.eval(a, env)?.copy_by(self));
                 }
                 if spread && let Some(Value::Slice(s)) = more.pop() {
                     for i in s.off..s.off + s.len {

@@ -212,9 +212,15 @@ impl<'a> I<'a> {
         {
             let recv = match (&m.recv, base) {
                 (Some((_, true)), Value::Struct(_)) => Value::Ptr(cell(base.clone())),
-                (Some((_, false)), Value::Ptr(c)) => lock(c).copy(),
-                (Some((_, false)), Value::ElemPtr(a, i)) => lock(a)[*i].copy(),
-                (Some((_, false)), v) => v.copy(),
+                (Some((_, false)), Value::Ptr(c)) => {
+                    let v = lock(c).clone();
+                    v.copy_by(self)
+                }
+                (Some((_, false)), Value::ElemPtr(a, i)) => {
+                    let v = lock(a)[*i].clone();
+                    v.copy_by(self)
+                }
+                (Some((_, false)), v) => v.copy_by(self),
                 _ => base.clone(),
             };
             return Ok(Value::Func(Arc::new(Callable::Method(m.clone(), recv))));
@@ -256,8 +262,8 @@ impl<'a> I<'a> {
             let recv = match (&m.recv, ptr) {
                 (Some((_, true)), true) => base.clone(),
                 (Some((_, true)), false) => Value::Ptr(cell(base.clone())),
-                (_, true) => inner.copy(),
-                _ => base.copy(),
+                (_, true) => inner.copy_by(self),
+                _ => base.copy_by(self),
             };
             return Ok(Value::Func(Arc::new(Callable::Method(m, recv))));
         }
@@ -321,7 +327,7 @@ impl<'a> I<'a> {
                     out?;
                 }
                 (SyncObj::AtomicValue(a, stored), _) => {
-                    return self.atomic_value(a, stored, m, &args, false);
+                    return self.atomic_value(a, stored, m, &args, None);
                 }
                 (SyncObj::Atomic(a, b), _) => {
                     let op = atomic_op(m, &args)?;
@@ -450,7 +456,7 @@ impl<'a> I<'a> {
     /// `atomic.AddInt64(&n, d)` and the other functions of `sync/atomic` on a plain
     /// variable: one operation on the kernel's atomics object, the variable read and
     /// written inside it.
-    pub(super) fn atomic_function(&self, f: &str, args: &[Value]) -> R<Value> {
+    pub(super) fn atomic_function(&self, f: &str, args: &[Value], target: String) -> R<Value> {
         let Some(Value::Ptr(cell)) = args.first() else {
             return Err(unsupported(format!(
                 "atomic.{f} needs a pointer to a variable (&x)"
@@ -459,9 +465,11 @@ impl<'a> I<'a> {
         let Some(a) = &self.rt.atomics else {
             return Err(unsupported("sync/atomic without its import"));
         };
+        // The variable's location: an atomic access races with its plain ones.
+        let at = self.cell_location(cell, || target);
         // `LoadPointer(&p)` and its kin: an `unsafe.Pointer` variable, any value.
         if let Some(m) = f.strip_suffix("Pointer") {
-            return self.atomic_value(a, cell, m, &args[1..], true);
+            return self.atomic_value(a, cell, m, &args[1..], Some(at.as_ref()));
         }
         let op = atomic_op(f, &args[1..])?;
         let read = || match &*lock(cell) {
@@ -469,7 +477,7 @@ impl<'a> I<'a> {
             _ => 0,
         };
         let write = |v: i64| *lock(cell) = Value::Int(v);
-        let r = a.run_on(op, &format!("{f} on a variable"), read, write);
+        let r = a.run_on(op, &format!("{f} on a variable"), at.as_ref(), read, write);
         Ok(atomic_result(op, r, false))
     }
 
@@ -500,8 +508,11 @@ impl<'a> I<'a> {
         stored: &Mutex<Value>,
         m: &str,
         args: &[Value],
-        pointer: bool,
+        pointer: Option<Option<&crate::go::Plain>>,
     ) -> R<Value> {
+        // A function on an `unsafe.Pointer` variable (at its location, if races are
+        // checked), or a method of an `atomic.Value`.
+        let (at, pointer) = (pointer.flatten(), pointer.is_some());
         let arg = |i: usize| args.get(i).cloned().unwrap_or(Value::Nil);
         let nil_store = || Err(Panic("sync/atomic: store of nil value into Value".into()));
         let what = |m: &str| {
@@ -512,26 +523,26 @@ impl<'a> I<'a> {
             }
         };
         match m {
-            "Load" => Ok(a.step(&what(m), || (lock(stored).clone(), false))),
+            "Load" => Ok(a.step(&what(m), at, || (lock(stored).clone(), false))),
             "Store" | "Swap" if !pointer && matches!(arg(0), Value::Nil) => nil_store(),
             "Store" => {
-                let v = arg(0).copy();
-                a.step(&what(m), || {
+                let v = arg(0).copy_by(self);
+                a.step(&what(m), at, || {
                     *lock(stored) = v.clone();
                     ((), true)
                 });
                 Ok(Value::Nil)
             }
             "Swap" => {
-                let v = arg(0).copy();
-                Ok(a.step(&what(m), || {
+                let v = arg(0).copy_by(self);
+                Ok(a.step(&what(m), at, || {
                     (std::mem::replace(&mut *lock(stored), v.clone()), true)
                 }))
             }
             "CompareAndSwap" if !pointer && matches!(arg(1), Value::Nil) => nil_store(),
             "CompareAndSwap" => {
-                let (old, new) = (arg(0), arg(1).copy());
-                let swapped = a.step(&what(m), || {
+                let (old, new) = (arg(0), arg(1).copy_by(self));
+                let swapped = a.step(&what(m), at, || {
                     let mut s = lock(stored);
                     let same = s.equals(&old).unwrap_or(false);
                     if same {
@@ -554,7 +565,6 @@ impl<'a> I<'a> {
                 Value::Nil
             }
             ("rand", "Intn" | "Int31n" | "Int63n") => self.rand(name, &arg(0))?,
-            ("atomic", f) => self.atomic_function(f, &args)?,
             ("time", "Now") => Value::Time(self.go.now().as_nanos() as i64),
             ("time", "Since") => Value::Int(since(self.go.now().as_nanos() as i64, &arg(0))?),
             ("time", "Until") => Value::Int(-since(self.go.now().as_nanos() as i64, &arg(0))?),

@@ -54,6 +54,15 @@ pub struct Rt {
     pub ids: Ids,
 }
 
+impl Value {
+    /// The value a store puts in a new place (`Value::copy`), read whole by `i`'s
+    /// goroutine as Go's copy reads it (`I::read_whole`).
+    pub(super) fn copy_by(&self, i: &I) -> Value {
+        i.read_whole(self);
+        self.copy()
+    }
+}
+
 /// A memory location by address: a cell (a variable or a field), an element of a
 /// backing array, or a map (one location, as Go's race detector sees a map).
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
@@ -168,15 +177,130 @@ impl<'a> I<'a> {
         name: impl FnOnce() -> String,
         writes: bool,
     ) {
-        let Some(mem) = &self.rt.mem else { return };
-        let plain = {
-            let mut m = lock(mem);
-            m.entry(loc)
+        if let Some(plain) = self.location(loc, keep, name) {
+            plain.access(writes);
+        }
+    }
+
+    /// The race detector's location at `loc`, made the first time it is met; `None`
+    /// when races are not checked.
+    fn location(
+        &self,
+        loc: Loc,
+        keep: impl FnOnce() -> Keep,
+        name: impl FnOnce() -> String,
+    ) -> Option<crate::go::Plain> {
+        let mem = self.rt.mem.as_ref()?;
+        let mut m = lock(mem);
+        let entry = m.entry(loc);
+        Some(
+            entry
                 .or_insert_with(|| (self.go.plain(&name()), keep()))
                 .0
-                .clone()
-        };
-        plain.access(writes);
+                .clone(),
+        )
+    }
+
+    /// A variable's or a field's location (`location`), for an atomic access of it.
+    pub(super) fn cell_location(
+        &self,
+        c: &Cell,
+        name: impl FnOnce() -> String,
+    ) -> Option<crate::go::Plain> {
+        let keep = || -> Keep { Box::new(c.clone()) };
+        self.location(Loc::Cell(Arc::as_ptr(c) as usize), keep, name)
+    }
+
+    /// A whole value read (a copy, a comparison): as Go's race detector sees it, a
+    /// read of every field and element it holds. A struct or array no other value
+    /// shares (a literal, a copy just made) is no memory another goroutine can reach.
+    pub(super) fn read_whole(&self, v: &Value) {
+        if self.rt.mem.is_some() {
+            self.read_parts(v, None);
+        }
+    }
+
+    /// `read_whole`; `shared`: the value is reachable from elsewhere (known from its
+    /// container), `None` to judge by its own count.
+    fn read_parts(&self, v: &Value, shared: Option<bool>) {
+        match v {
+            Value::Struct(s) => {
+                let shared = shared.unwrap_or(Arc::strong_count(s) > 1);
+                for (f, c) in s.names.iter().zip(&s.fields) {
+                    let here = shared || Arc::strong_count(c) > 1;
+                    if here {
+                        self.cell_access(c, || format!("{}.{f}", s.ty), false);
+                    }
+                    let inner = lock(c).clone();
+                    self.read_parts(&inner, Some(here));
+                }
+            }
+            Value::Slice(a) if a.array => {
+                let shared = shared.unwrap_or(Arc::strong_count(&a.arr) > 1);
+                for i in a.off..a.off + a.len {
+                    if shared {
+                        self.elem_access(&a.arr, i, || format!("[{i}]"), false);
+                    }
+                    let inner = lock(&a.arr)[i].clone();
+                    self.read_parts(&inner, Some(shared));
+                }
+            }
+            // A typed atomic copied with its struct: a plain read of its memory.
+            Value::Sync(s) if shared == Some(true) => {
+                if let SyncObj::Atomic(a, _) | SyncObj::AtomicValue(a, _) = &**s {
+                    a.plain_access(false);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// Stores `new` over `old` in the memory `old` is, where Go's memory stays the same
+    /// (a struct over one of its type, an array over one of its length): every field
+    /// and element written, each a write for the race detector, and pointers into it
+    /// see the new value. Otherwise gives `new` back, for the caller to store whole.
+    pub(super) fn assign_in_place(
+        &self,
+        old: &Value,
+        new: Value,
+        name: &dyn Fn() -> String,
+    ) -> Option<Value> {
+        match (old, &new) {
+            (Value::Struct(o), Value::Struct(n))
+                if o.ty == n.ty && o.fields.len() == n.fields.len() && !Arc::ptr_eq(o, n) =>
+            {
+                for ((f, oc), nc) in o.names.iter().zip(&o.fields).zip(&n.fields) {
+                    let (cur, nv) = (lock(oc).clone(), lock(nc).clone());
+                    let field = || format!("{}.{f}", name());
+                    // A typed atomic assigned over with its struct: a plain write.
+                    if let Value::Sync(s) = &cur
+                        && let SyncObj::Atomic(a, _) | SyncObj::AtomicValue(a, _) = &**s
+                    {
+                        a.plain_access(true);
+                    }
+                    if let Some(nv) = self.assign_in_place(&cur, nv, &field) {
+                        self.cell_access(oc, field, true);
+                        *lock(oc) = nv;
+                    }
+                }
+                None
+            }
+            (Value::Slice(o), Value::Slice(n))
+                if o.array && n.array && o.len == n.len && !Arc::ptr_eq(&o.arr, &n.arr) =>
+            {
+                for i in 0..o.len {
+                    let cur = lock(&o.arr)[o.off + i].clone();
+                    let nv = lock(&n.arr)[n.off + i].clone();
+                    let elem = || format!("{}[{i}]", name());
+                    if let Some(nv) = self.assign_in_place(&cur, nv, &elem) {
+                        self.elem_access(&o.arr, o.off + i, elem, true);
+                        lock(&o.arr)[o.off + i] = nv;
+                    }
+                }
+                None
+            }
+            _ => Some(new),
+        }
     }
 
     /// A variable's or a field's cell, read or written.
@@ -345,7 +469,7 @@ impl<'a> I<'a> {
             args.push(slice_of(rest));
         }
         for ((name, _), v) in func.params.iter().zip(args) {
-            env.define(name, v.copy());
+            env.define(name, v.copy_by(self));
         }
         for (name, ty) in &func.named_results {
             let z = self.zero(ty, Some(name.clone()), func.pos)?;

@@ -47,11 +47,11 @@ impl<'a> I<'a> {
                     match env.own().iter().any(|(x, _)| x == n) {
                         true => {
                             if let Some(c) = env.lookup(n) {
-                                *lock(&c) = v.copy();
+                                *lock(&c) = v.copy_by(self);
                             }
                         }
                         false => {
-                            env.define(n, v.copy());
+                            env.define(n, v.copy_by(self));
                         }
                     }
                 }
@@ -68,7 +68,7 @@ impl<'a> I<'a> {
                 } else {
                     let vs = self.values(vals, env, names)?;
                     for (n, v) in names.iter().zip(vs) {
-                        env.define(n, v.copy());
+                        env.define(n, v.copy_by(self));
                     }
                 }
             }
@@ -82,10 +82,12 @@ impl<'a> I<'a> {
                 if op == "=" {
                     let names: Vec<String> = lhs.iter().map(describe).collect();
                     let vs = self.values(rhs, env, &names)?;
+                    // Every value is copied before any is stored (`a, b = b, a`).
+                    let vs: Vec<Value> = vs.iter().map(|v| v.copy_by(self)).collect();
                     let places: Vec<Place> =
                         lhs.iter().map(|l| self.place(l, env)).collect::<R<_>>()?;
                     for ((p, v), l) in places.into_iter().zip(vs).zip(lhs) {
-                        self.store(p, v.copy(), l)?;
+                        self.store(p, v, l)?;
                     }
                 } else {
                     let bop = &op[..op.len() - 1];
@@ -103,7 +105,7 @@ impl<'a> I<'a> {
             }
             S::Send(c, v) => {
                 let c = self.eval(c, env)?;
-                let v = self.eval(v, env)?.copy();
+                let v = self.eval(v, env)?.copy_by(self);
                 self.send(&c, v)?;
             }
             S::Go(call, name) => {
@@ -198,10 +200,10 @@ impl<'a> I<'a> {
             S::Return(es) => {
                 let v = match es.len() {
                     0 => Value::Nil,
-                    1 => self.eval(&es[0], env)?.copy(),
+                    1 => self.eval(&es[0], env)?.copy_by(self),
                     _ => Value::Tuple(
                         es.iter()
-                            .map(|e| self.eval(e, env).map(|v| v.copy()))
+                            .map(|e| self.eval(e, env).map(|v| v.copy_by(self)))
                             .collect::<R<_>>()?,
                     ),
                 };
@@ -267,7 +269,7 @@ impl<'a> I<'a> {
             }
             let next = Env::new(Some(env));
             for (n, v) in cur.own() {
-                next.define(&n, v.copy());
+                next.define(&n, v.copy_by(self));
             }
             cur = next;
             if let Some(p) = post {
@@ -352,12 +354,12 @@ impl<'a> I<'a> {
         let Some(t) = target else { return Ok(()) };
         if define {
             if let E::Ident(n) = &t.kind {
-                env.define(n, v.copy());
+                env.define(n, v.copy_by(self));
             }
             Ok(())
         } else {
             let p = self.place(t, env)?;
-            self.store(p, v.copy(), t)
+            self.store(p, v.copy_by(self), t)
         }
     }
 
@@ -368,7 +370,7 @@ impl<'a> I<'a> {
             ready.push(match &c.comm {
                 None => None,
                 Some(Comm::Send(ch, v)) => {
-                    Some((self.eval(ch, env)?, Some(self.eval(v, env)?.copy())))
+                    Some((self.eval(ch, env)?, Some(self.eval(v, env)?.copy_by(self))))
                 }
                 Some(Comm::Recv(_, _, ch)) => Some((self.eval(ch, env)?, None)),
             });
