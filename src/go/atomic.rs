@@ -84,15 +84,27 @@ impl Op {
             _ => true,
         }
     }
+
+    /// How it orders its goroutine, as Go's race detector has it: a load (or a
+    /// compare-and-swap that did not swap) acquires, a store releases, replacing what
+    /// the variable's atomics released before, and a read-modify-write does both.
+    fn hb(self, r: i64) -> Hb {
+        match self {
+            _ if !self.writes(r) => Hb::Acquire,
+            Op::Store(_) => Hb::Store,
+            _ => Hb::Sync,
+        }
+    }
 }
 
 /// The race detector's part of an atomic access of a location kept outside this
 /// atomic (a kernel's variable): checked against the location's plain accesses, then
 /// ordered through the location's own clock, not the shared object's (atomics on two
 /// variables do not synchronise in Go).
-fn on_location(st: &mut State, me: usize, at: Option<&Plain>, writes: bool) -> Option<Violation> {
+fn on_location(st: &mut State, me: usize, at: Option<&Plain>, hb: Hb) -> Option<Violation> {
     let at = at?.id();
     st.hb = Hb::Unordered;
+    let writes = hb != Hb::Acquire;
     let race = var::check(
         st,
         me,
@@ -104,7 +116,7 @@ fn on_location(st: &mut State, me: usize, at: Option<&Plain>, writes: bool) -> O
         false,
     );
     if race.is_none() {
-        st.sync_atomic(me, at, writes);
+        st.sync_atomic(me, at, hb);
     }
     race
 }
@@ -132,6 +144,7 @@ impl Atomic {
             if let ObjKind::Atomic { value, .. } = &mut st.objs[o.id].kind {
                 *value = v;
             }
+            st.hb = op.hb(r);
             Attempt::Done(r, text)
         })
     }
@@ -202,11 +215,13 @@ impl Atomic {
     /// (so a goroutine polling `Load` sees the world change). `what` is the step's text.
     /// `at`: the plain location the value is kept in, if the race detector checks it
     /// (a kernel's `unsafe.Pointer` variable for `LoadPointer(&p)`). The operation is
-    /// done before the check; a race ends the execution there.
+    /// done before the check; a race ends the execution there. `store`: it only writes
+    /// (a `Store`, not a `Swap`), and orders as an atomic store does (`Op::hb`).
     pub(crate) fn step<R>(
         &self,
         what: &str,
         at: Option<&Plain>,
+        store: bool,
         mut f: impl FnMut() -> (R, bool),
     ) -> R {
         let o = &self.o;
@@ -217,7 +232,13 @@ impl Atomic {
             }
             let name = st.label(o.id);
             let text = say!(st, "atomic {name}: {what}");
-            match on_location(st, me, at, changed) {
+            let hb = match (changed, store) {
+                (false, _) => Hb::Acquire,
+                (true, true) => Hb::Store,
+                (true, false) => Hb::Sync,
+            };
+            st.hb = hb;
+            match on_location(st, me, at, hb) {
                 Some(race) => Attempt::Fail(race, text),
                 None => Attempt::Done(r, text),
             }
@@ -241,7 +262,7 @@ impl Atomic {
             let (r, _) = op.apply(&mut v);
             let name = st.label(o.id);
             let text = say!(st, "atomic {name}: {what}");
-            if let Some(race) = on_location(st, me, at, op.writes(r)) {
+            if let Some(race) = on_location(st, me, at, op.hb(r)) {
                 return Attempt::Fail(race, text);
             }
             if op.writes(r) {

@@ -133,9 +133,12 @@ impl<T: Send + 'static> Chan<T> {
             c.senders.insert(me);
             let recvs: Vec<_> = c.recvq.drain(..).collect();
             let sends: Vec<_> = c.sendq.drain(..).collect();
+            // Go's `closechan` releases, and every receive that finds the channel
+            // closed acquires.
+            st.hb = Hb::Release;
             for (r, case) in recvs {
                 st.gors[r].fired = Some((case, None));
-                st.hand_off(r, o.id);
+                st.hand_off_as(r, o.id, Hb::Acquire);
             }
             for (s, _) in sends {
                 st.gors[s].fault = Some(Fault::SendOnClosedChannel);
@@ -340,6 +343,8 @@ fn fire(
 ) -> Attempt<(Option<usize>, Option<Val>)> {
     let id = case.o.id;
     let name = st.label(id);
+    // Go syncs a select with the channel of the case it took, not with the others.
+    st.hb_only = Some(id);
     match &case.send {
         Some(_) => {
             let c = chan(st, id);
@@ -406,6 +411,10 @@ fn fire(
             if let Some((s, sc)) = c.sendq.pop_front() {
                 let sv = take_offer(st, s, sc);
                 st.gors[s].fired = Some((sc, None));
+                // Go's `racesync`: the receiver learns what the parked sender knew
+                // (its clock is as it was when it parked), and the sender what the
+                // receiver knew, at this step.
+                st.acquire_from(me, s);
                 st.hand_off(s, id);
                 let sn = st.gname(s);
                 return Attempt::Done(
@@ -413,6 +422,8 @@ fn fire(
                     say!(st, "{tag}receive from {name}: from {sn}"),
                 );
             }
+            // Go: a receive from a closed channel acquires what the close released.
+            st.hb = Hb::Acquire;
             Attempt::Done(
                 (Some(i), None),
                 say!(st, "{tag}receive from {name}: closed"),
@@ -517,6 +528,8 @@ fn attempt(
         return fire(st, me, i, &cases[i], tag);
     }
     if default {
+        // Go: a select that takes its default syncs with nothing.
+        st.hb = Hb::Unordered;
         return Attempt::Done((None, None), say!(st, "{what}: nothing ready, default"));
     }
     let mut waits = Vec::new();
@@ -531,7 +544,6 @@ fn attempt(
                 chan(st, id).sendq.push_back((me, i));
                 let v = tagged(st, me, case).expect("send value");
                 st.gors[me].offers.push((i, v));
-                st.release(me, id);
             }
             None => chan(st, id).recvq.push_back((me, i)),
         }

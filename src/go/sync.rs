@@ -468,7 +468,11 @@ impl Once {
                     st.observed = 1;
                     Attempt::Done(true, say!(st, "once {name}: runs it"))
                 }
-                OnceState::Done => Attempt::Done(false, say!(st, "once {name}: already done")),
+                OnceState::Done => {
+                    // Go's fast path: an atomic load of `done`, which acquires only.
+                    st.hb = Hb::Acquire;
+                    Attempt::Done(false, say!(st, "once {name}: already done"))
+                }
                 OnceState::Running(g) => {
                     obj.waiters.push(me);
                     let text = say!(st, "once {name}: {} runs it, waits", st.name(g));
@@ -533,7 +537,9 @@ impl Locker {
 
 /// Go's `sync.Cond` (`sync.NewCond(l)`). `Wait` takes its place in line, unlocks `l`,
 /// parks until signalled and locks `l` again, as Go's does; a `Signal` with nobody in
-/// line is lost.
+/// line is lost. As for Go's race detector, a Cond orders nothing (`sync.Cond` and the
+/// runtime's notify list make no annotation): a waiter is ordered after a signaller
+/// only through `l`.
 #[derive(Clone)]
 pub struct Cond {
     o: Arc<Obj>,
@@ -574,12 +580,14 @@ impl Cond {
         let o = &self.o;
         o.w.op(&[o], |st, me| {
             let name = st.label(o.id);
+            st.hb = Hb::Unordered;
             cond_state(st, o.id).0.push_back(me);
             Attempt::Done((), say!(st, "wait {name}: in line; unlocks its locker"))
         });
         self.l.unlock();
         o.w.op(&[o], |st, me| {
             let name = st.label(o.id);
+            st.hb = Hb::Unordered;
             if std::mem::take(&mut st.gors[me].granted) {
                 return Attempt::Done((), say!(st, "wait {name}: signalled"));
             }
@@ -606,6 +614,7 @@ impl Cond {
         o.w.op(&[o], |st, me| {
             let name = st.label(o.id);
             let verb = if all { "broadcast" } else { "signal" };
+            st.hb = Hb::Unordered;
             if let ObjKind::Cond { signallers, .. } = &mut st.objs[o.id].kind {
                 signallers.insert(me);
             }
@@ -624,7 +633,7 @@ impl Cond {
                 // place in line and its park finds it when it gets there.
                 if matches!(st.gors[g].wait, Some(Wait::Cond(c)) if c == o.id) {
                     st.gors[g].granted = true;
-                    st.hand_off(g, o.id);
+                    st.hand_off_as(g, o.id, Hb::Unordered);
                 } else {
                     cond_state(st, o.id).1.insert(g);
                 }

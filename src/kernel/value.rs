@@ -342,8 +342,22 @@ impl Value {
         })
     }
 
-    /// `fmt`'s `%v`.
+    /// `fmt`'s `%v`. As Go's, it follows a pointer at the top level only (`&{1 2}`);
+    /// below it a pointer is no value to print (Go prints its address), so a value
+    /// that refers to itself prints once. No lock is held while a part is printed.
     pub fn show(&self) -> String {
+        self.show_at(0)
+    }
+
+    /// `show`, `depth` levels below the value printed.
+    fn show_at(&self, depth: usize) -> String {
+        // A map or slice that holds itself (through an interface) would recurse for
+        // ever, as Go's own printer does; stalemate stops.
+        if depth > MAX_SHOW_DEPTH {
+            return "...".into();
+        }
+        let all =
+            |vs: Vec<Value>| -> Vec<String> { vs.iter().map(|v| v.show_at(depth + 1)).collect() };
         match self {
             Value::Nil => "<nil>".into(),
             Value::Int(i) => i.to_string(),
@@ -351,23 +365,29 @@ impl Value {
             Value::Str(s) => s.to_string(),
             Value::Error(e) => e.to_string(),
             Value::Struct(s) => {
-                let fs: Vec<String> = s.fields.iter().map(|c| lock(c).show()).collect();
-                format!("{{{}}}", fs.join(" "))
+                let vs = s.fields.iter().map(|c| lock(c).clone()).collect();
+                format!("{{{}}}", all(vs).join(" "))
             }
-            Value::Ptr(c) => match &*lock(c) {
-                v @ Value::Struct(_) => format!("&{}", v.show()),
-                _ => "(pointer)".into(),
-            },
-            Value::ElemPtr(..) => "(pointer)".into(),
+            Value::Ptr(c) if depth == 0 => {
+                let v = lock(c).clone();
+                match v {
+                    Value::Struct(_) => format!("&{}", v.show_at(depth + 1)),
+                    _ => "(pointer)".into(),
+                }
+            }
+            Value::Ptr(_) | Value::ElemPtr(..) => "(pointer)".into(),
             Value::Slice(s) => {
-                let a = lock(&s.arr);
-                let xs: Vec<String> = a[s.off..s.off + s.len].iter().map(Value::show).collect();
-                format!("[{}]", xs.join(" "))
+                let vs = lock(&s.arr)[s.off..s.off + s.len].to_vec();
+                format!("[{}]", all(vs).join(" "))
             }
             Value::Map(m, _) => {
-                let xs: Vec<String> = lock(m)
+                let kvs: Vec<(Value, Value)> = lock(m)
                     .iter()
-                    .map(|(k, v)| format!("{}:{}", k.value().show(), v.show()))
+                    .map(|(k, v)| (k.value(), v.clone()))
+                    .collect();
+                let xs: Vec<String> = kvs
+                    .iter()
+                    .map(|(k, v)| format!("{}:{}", k.show_at(depth + 1), v.show_at(depth + 1)))
                     .collect();
                 format!("map[{}]", xs.join(" "))
             }
@@ -383,13 +403,18 @@ impl Value {
                 "(virtual time +{:?})",
                 std::time::Duration::from_nanos(*t as u64)
             ),
-            Value::Tuple(vs) => {
-                let xs: Vec<String> = vs.iter().map(Value::show).collect();
-                xs.join(" ")
-            }
+            // Several results, each printed as a value of its own.
+            Value::Tuple(vs) => vs
+                .iter()
+                .map(|v| v.show_at(depth))
+                .collect::<Vec<_>>()
+                .join(" "),
         }
     }
 }
+
+/// How deep `Value::show` goes into values inside values.
+const MAX_SHOW_DEPTH: usize = 32;
 
 impl Key {
     pub fn value(&self) -> Value {

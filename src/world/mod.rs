@@ -350,6 +350,7 @@ impl World {
             }
             st.observed = 0;
             st.hb = state::Hb::Sync;
+            st.hb_only = None;
             match attempt(&mut st, me) {
                 Attempt::Done(r, text) => {
                     st.gors[me].pending = None;
@@ -358,8 +359,9 @@ impl World {
                     // returns nothing: its history counts it.
                     st.observe(me, seen);
                     let hb = std::mem::take(&mut st.hb);
+                    let only = st.hb_only.take();
                     if !handed {
-                        for o in objs {
+                        for o in objs.iter().filter(|o| only.is_none_or(|x| x == o.id)) {
                             st.order(me, o.id, hb);
                         }
                     }

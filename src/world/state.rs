@@ -253,6 +253,10 @@ pub(crate) enum Hb {
     ReaderRelease,
     /// `Sync`, and learns what every read lock given back knew (a write lock taken).
     Writer,
+    /// Releases by replacing what the object knew with what the goroutine knows
+    /// (ThreadSanitizer's `ReleaseStore`, Go's atomic store): a later load is ordered
+    /// after this store, not after the stores it overwrote.
+    Store,
     /// Orders nothing with the object: `WaitGroup.Add` above zero (Go's race detector
     /// only checks it against a `Wait`, as misuse), and a buffered channel's send or
     /// receive, which syncs with its slot instead (`State::sync_slot`).
@@ -423,6 +427,9 @@ pub(crate) struct State {
     /// How the operation being attempted orders its goroutine with its objects once
     /// it completes (`State::order`).
     pub hb: Hb,
+    /// The one object among the operation's that `hb` applies to, if not all: the
+    /// channel of the case a select took (Go syncs with that channel only).
+    pub hb_only: Option<Oid>,
     /// A loom operation spanned objects of different points: the execution was
     /// abandoned, and the exploration must start again with larger groups.
     pub regroup: bool,
@@ -478,6 +485,7 @@ impl State {
             handoffs: Vec::new(),
             withdrawn: Vec::new(),
             hb: Hb::Sync,
+            hb_only: None,
             regroup: false,
             pruned: false,
             time: opts.time,
@@ -723,6 +731,10 @@ impl State {
                 join(&mut self.gors[g].vc, &self.objs[o].rvc);
                 self.sync(g, o);
             }
+            Hb::Store => {
+                self.objs[o].vc.clone_from(&self.gors[g].vc);
+                self.gors[g].vc[g] += 1;
+            }
             Hb::Unordered => {}
         }
     }
@@ -784,15 +796,22 @@ impl State {
         }
     }
 
-    /// Goroutine `g` acquires what the atomic operations on location `o` released
-    /// (Go's race detector: an atomic load acquires), and releases into it if it
-    /// wrote, starting a new epoch. A location's `Obj::vc` is its atomics' clock: plain
-    /// accesses never sync (`sync` and `order` leave variables alone).
-    pub(crate) fn sync_atomic(&mut self, g: Gid, o: Oid, writes: bool) {
-        join(&mut self.gors[g].vc, &self.objs[o].vc);
-        if writes {
-            self.release(g, o);
-            self.gors[g].vc[g] += 1;
+    /// An atomic operation by goroutine `g` on plain location `o` orders it as `hb`
+    /// says (`Acquire` a load, `Store` a store, `Sync` a read-modify-write). A
+    /// location's `Obj::vc` is its atomics' clock: plain accesses never sync (`sync`
+    /// and `order` leave variables alone).
+    pub(crate) fn sync_atomic(&mut self, g: Gid, o: Oid, hb: Hb) {
+        match hb {
+            Hb::Acquire => join(&mut self.gors[g].vc, &self.objs[o].vc),
+            Hb::Store => {
+                self.objs[o].vc.clone_from(&self.gors[g].vc);
+                self.gors[g].vc[g] += 1;
+            }
+            _ => {
+                join(&mut self.gors[g].vc, &self.objs[o].vc);
+                self.release(g, o);
+                self.gors[g].vc[g] += 1;
+            }
         }
     }
 

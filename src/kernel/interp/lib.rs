@@ -523,11 +523,11 @@ impl<'a> I<'a> {
             }
         };
         match m {
-            "Load" => Ok(a.step(&what(m), at, || (lock(stored).clone(), false))),
+            "Load" => Ok(a.step(&what(m), at, false, || (lock(stored).clone(), false))),
             "Store" | "Swap" if !pointer && matches!(arg(0), Value::Nil) => nil_store(),
             "Store" => {
                 let v = arg(0).copy_by(self);
-                a.step(&what(m), at, || {
+                a.step(&what(m), at, true, || {
                     *lock(stored) = v.clone();
                     ((), true)
                 });
@@ -535,14 +535,14 @@ impl<'a> I<'a> {
             }
             "Swap" => {
                 let v = arg(0).copy_by(self);
-                Ok(a.step(&what(m), at, || {
+                Ok(a.step(&what(m), at, false, || {
                     (std::mem::replace(&mut *lock(stored), v.clone()), true)
                 }))
             }
             "CompareAndSwap" if !pointer && matches!(arg(1), Value::Nil) => nil_store(),
             "CompareAndSwap" => {
                 let (old, new) = (arg(0), arg(1).copy_by(self));
-                let swapped = a.step(&what(m), at, || {
+                let swapped = a.step(&what(m), at, false, || {
                     let mut s = lock(stored);
                     let same = s.equals(&old).unwrap_or(false);
                     if same {
