@@ -1104,20 +1104,24 @@ fn loom_is_the_reference(p: &Program) -> Result<bool, String> {
     Ok(true)
 }
 
-#[test]
-fn loom_reaches_exactly_what_exhaustive_dfs_reaches() {
-    let cases = common::env_or("STALEMATE_DIFF_CASES", 128);
-    // Campaigns may draw other programs than the suite's.
-    let seed = common::env_or("STALEMATE_DIFF_SEED", 0x5747_e3a7);
-    let config = Config {
+/// A campaign of `cases` programs drawn from `seed`.
+fn config(cases: u32, seed: u64) -> Config {
+    Config {
         cases,
         rng_seed: RngSeed::Fixed(seed),
         failure_persistence: None,
         max_shrink_iters: 200,
         ..Config::default()
-    };
+    }
+}
+
+#[test]
+fn loom_reaches_exactly_what_exhaustive_dfs_reaches() {
+    let cases = common::env_or("STALEMATE_DIFF_CASES", 128);
+    // Campaigns may draw other programs than the suite's.
+    let seed = common::env_or("STALEMATE_DIFF_SEED", 0x5747_e3a7);
     let (compared, skipped) = (AtomicU64::new(0), AtomicU64::new(0));
-    let mut runner = TestRunner::new(config);
+    let mut runner = TestRunner::new(config(cases, seed));
     let r = runner.run(&any_program(), |p| {
         match agree(&p) {
             Ok(true) => {
@@ -1176,15 +1180,8 @@ fn loom_reaches_exactly_what_exhaustive_dfs_reaches() {
 fn race_kinds_reach_what_exhaustive_dfs_reaches() {
     let cases = common::env_or("STALEMATE_DIFF_RACY_CASES", 48);
     let seed = common::env_or("STALEMATE_DIFF_RACY_SEED", 0x7ace_0050);
-    let config = Config {
-        cases,
-        rng_seed: RngSeed::Fixed(seed),
-        failure_persistence: None,
-        max_shrink_iters: 200,
-        ..Config::default()
-    };
     let (compared, skipped, racy) = (AtomicU64::new(0), AtomicU64::new(0), AtomicU64::new(0));
-    let r = TestRunner::new(config).run(&racy_program(), |p| {
+    let r = TestRunner::new(config(cases, seed)).run(&racy_program(), |p| {
         match agree(&p) {
             Ok(true) => compared.fetch_add(1, Relaxed),
             Ok(false) => skipped.fetch_add(1, Relaxed),

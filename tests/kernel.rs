@@ -784,6 +784,36 @@ fn an_add_from_zero_unordered_with_a_wait_is_a_race() {
     proven(&["--param", "fixed=1", "tests/kernels/race_waitgroup.go"]);
 }
 
+/// A copy of a sync value is a new one in the same state, as in Go (`go vet`'s
+/// copylocks): a value receiver locks its own copy of the mutex, so the counter it
+/// should guard is raced; a WaitGroup passed by value takes the worker's `Done`, and
+/// main waits forever. Both were proven clean while a copy shared the original.
+/// Pointers instead: proven. A copy made while a worker may lock the mutex reads the
+/// state the lock writes: a race naming the copy and the operation.
+#[test]
+fn a_copy_of_a_sync_value_is_a_value_of_its_own() {
+    found(
+        &["--param", "form=0", "tests/kernels/copylocks.go"],
+        "data-race",
+        &[
+            "worker wrote *c.n after step 5 in counter.incCopy at copylocks.go:22; worker read it after step 10 in counter.incCopy at copylocks.go:22; nothing orders the two",
+        ],
+    );
+    found(
+        &["--param", "form=1", "tests/kernels/copylocks.go"],
+        "deadlock",
+        &["main in main at copylocks.go:70 waits for WaitGroup wg (counter 2)"],
+    );
+    proven(&["--param", "form=2", "tests/kernels/copylocks.go"]);
+    found(
+        &["--param", "form=3", "tests/kernels/copylocks.go"],
+        "data-race",
+        &[
+            "main copied counter.mu (a plain read of its state) after step 3 in main at copylocks.go:52; worker operated on it at step 6 in (*counter).inc at copylocks.go:27; nothing orders the two",
+        ],
+    );
+}
+
 /// A value that refers to itself prints once, as Go's `%v` follows a pointer at the
 /// top level only: the ring and the self-loop print and the kernel is proven (the
 /// printer used to take the lock of the node it was already printing, and hang).

@@ -122,6 +122,13 @@ fn on_location(st: &mut State, me: usize, at: Option<&Plain>, hb: Hb) -> Option<
 }
 
 impl Atomic {
+    /// A copy of the atomic, as Go copies one (`Go::copy_object`).
+    pub(crate) fn copied(&self, go: &Go) -> Atomic {
+        Atomic {
+            o: go.copy_object(&self.o).expect("an atomic"),
+        }
+    }
+
     /// One operation on the value this atomic holds.
     pub fn run(&self, op: Op) -> i64 {
         let o = &self.o;

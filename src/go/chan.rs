@@ -7,8 +7,7 @@ use super::{Go, Obj};
 use crate::verdict::{Property, Violation};
 use crate::world::say;
 use crate::world::{
-    Access, Attempt, Chan as ChanState, Dir, Fault, Gid, Hb, ObjKind, Oid, Pending, State, Val,
-    Wait, World,
+    Attempt, Chan as ChanState, Dir, Fault, Gid, Hb, ObjKind, Oid, Pending, State, Val, Wait, World,
 };
 use std::collections::{BTreeSet, VecDeque};
 use std::marker::PhantomData;
@@ -163,14 +162,6 @@ fn close_races(st: &State, me: Gid, o: Oid) -> Option<Violation> {
         .sends
         .iter()
         .find(|a| !waiting(a.gid) && !st.happened_before(a, me))?;
-    let at = |a: &Access| {
-        let place = if a.func.is_empty() {
-            String::new()
-        } else {
-            format!(" in {}", a.func)
-        };
-        format!("at step {}{place}", a.step + 1)
-    };
     let now = st.access(me);
     Some(Violation::new(
         Property::DataRace,
@@ -178,9 +169,9 @@ fn close_races(st: &State, me: Gid, o: Oid) -> Option<Violation> {
             "{} sent on channel {} {}; {} closed it {}; nothing orders the two (a close must happen after every send)",
             st.name(send.gid),
             st.oname(o),
-            at(send),
+            send.at_step(),
             st.name(me),
-            at(&now),
+            now.at_step(),
         ),
     ))
 }

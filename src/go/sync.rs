@@ -34,6 +34,79 @@ fn names(st: &State, hs: &[Holder]) -> String {
     v.join(", ")
 }
 
+impl Go {
+    /// A copy of a `sync` or `sync/atomic` value's object, as Go copies the value
+    /// (`s2 := s1`, a value receiver): a new object in the state the original is in,
+    /// with nobody waiting on it and no race history. `None` for another object.
+    pub(crate) fn copy_object(&self, o: &Obj) -> Option<Arc<Obj>> {
+        // Go reads the state plainly; the race detector checks that read against the
+        // value's operations (an atomic's own accesses check it: `Atomic::plain_access`).
+        let atomic = matches!(self.w.lock().objs[o.id].kind, ObjKind::Atomic { .. });
+        if !atomic {
+            self.w.plain(|st, me| {
+                let race = st.copied(me, o.id)?;
+                Some((race, say!(st, "copies {}", st.oname(o.id))))
+            });
+        }
+        let (name, kind) = {
+            let st = self.w.lock();
+            let obj = &st.objs[o.id];
+            let kind = match &obj.kind {
+                ObjKind::Mutex { holder } => ObjKind::Mutex {
+                    holder: holder.clone(),
+                },
+                ObjKind::RwMutex {
+                    writer, readers, ..
+                } => ObjKind::RwMutex {
+                    writer: writer.clone(),
+                    pending: None,
+                    readers: readers.clone(),
+                },
+                ObjKind::WaitGroup { count, .. } => ObjKind::WaitGroup {
+                    count: *count,
+                    uses: Default::default(),
+                },
+                ObjKind::Once { state } => ObjKind::Once { state: *state },
+                ObjKind::Atomic { value, .. } => ObjKind::Atomic {
+                    value: *value,
+                    var: Default::default(),
+                },
+                _ => return None,
+            };
+            (format!("{} (a copy)", obj.name), kind)
+        };
+        Some(self.obj(&name, kind))
+    }
+}
+
+impl Mutex {
+    /// A copy of the mutex, as Go copies one (`Go::copy_object`).
+    pub(crate) fn copied(&self, go: &Go) -> Mutex {
+        Mutex(go.copy_object(&self.0).expect("a mutex"))
+    }
+}
+
+impl RwMutex {
+    /// A copy of the RWMutex, as Go copies one (`Go::copy_object`).
+    pub(crate) fn copied(&self, go: &Go) -> RwMutex {
+        RwMutex(go.copy_object(&self.0).expect("an RWMutex"))
+    }
+}
+
+impl WaitGroup {
+    /// A copy of the WaitGroup, as Go copies one (`Go::copy_object`).
+    pub(crate) fn copied(&self, go: &Go) -> WaitGroup {
+        WaitGroup(go.copy_object(&self.0).expect("a WaitGroup"))
+    }
+}
+
+impl Once {
+    /// A copy of the Once, as Go copies one (`Go::copy_object`).
+    pub(crate) fn copied(&self, go: &Go) -> Once {
+        Once(go.copy_object(&self.0).expect("a Once"))
+    }
+}
+
 /// Go's `sync.Mutex`. Lock and unlock are separate calls, and any goroutine may
 /// unlock, as in Go; unlocking an unlocked mutex is a fault.
 #[derive(Clone)]
@@ -404,14 +477,7 @@ fn reused(
     wait: &Access,
     wait_last: bool,
 ) -> Violation {
-    let at = |a: &Access| {
-        let place = if a.func.is_empty() {
-            String::new()
-        } else {
-            format!(" in {}", a.func)
-        };
-        format!("at step {}{place}", a.step + 1)
-    };
+    let at = Access::at_step;
     let (name, wg) = (st.name(add.gid), st.oname(o));
     let added = format!("{name} added {n} to WaitGroup {wg} from zero {}", at(add));
     let waited = format!("{} waited on it {}", st.name(wait.gid), at(wait));

@@ -184,13 +184,7 @@ fn race(
             format!("at step {}", a.step + 1)
         }
     };
-    let place = |a: &Access| {
-        if a.func.is_empty() {
-            String::new()
-        } else {
-            format!(" in {}", a.func)
-        }
-    };
+    let place = crate::world::place;
     Violation::new(
         Property::DataRace,
         format!(
@@ -227,10 +221,11 @@ pub(crate) fn check(
         // Two atomic accesses never race.
         let both_atomic = |a: &Access| a.atomic && atomic;
         let races = |a: &Access| !(both_atomic(a) || st.happened_before(a, me));
-        let prior = match &v.last_write {
-            Some(w) if races(w) => Some((w, true)),
-            _ if writes => v.reads.iter().find(|r| races(r)).map(|r| (r, false)),
-            _ => None,
+        let mut writes_before = v.last_write.iter().chain(&v.concurrent);
+        let prior = match writes_before.find(|w| races(w)) {
+            Some(w) => Some((w, true)),
+            None if writes => v.reads.iter().find(|r| races(r)).map(|r| (r, false)),
+            None => None,
         };
         if let Some((a, prior_writes)) = prior {
             // A failing step changes nothing (see `World::fail_with`).
@@ -243,13 +238,21 @@ pub(crate) fn check(
     st.observe(me, read);
     let h = st.gors[me].hist;
     st.puts += u64::from(writes);
-    let v = st.var(id);
     if writes {
-        // Every earlier access either happens before this one or raced with it.
+        // Every earlier access happens before this one or raced with it, but for an
+        // atomic one beside this atomic write: those are kept.
+        let v = st.var_ref(id);
+        let after = |a: &&Access| !st.happened_before(a, me);
+        let prior = v.last_write.iter().chain(&v.concurrent);
+        let concurrent: Vec<Access> = prior.filter(after).cloned().collect();
+        let reads: Vec<Access> = v.reads.iter().filter(after).cloned().collect();
+        let v = st.var(id);
         v.tag = h;
         v.last_write = Some(now);
-        v.reads.clear();
+        v.concurrent = concurrent;
+        v.reads = reads;
     } else {
+        let v = st.var(id);
         // A goroutine's later read covers its earlier one, but an atomic read does
         // not cover a plain one: a later atomic write races with the plain read only.
         v.reads.retain(|r| r.gid != me || (atomic && !r.atomic));

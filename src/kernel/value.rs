@@ -253,9 +253,15 @@ impl Value {
     /// The value a store puts in a new place: structs are copied, field by field, and
     /// arrays element by element.
     pub fn copy(&self) -> Value {
+        self.copy_with(&|v| v.clone())
+    }
+
+    /// `copy`, with each `sync` value in it (a struct's mutex, an array's WaitGroups)
+    /// given by `sync`.
+    pub fn copy_with(&self, sync: &dyn Fn(&Value) -> Value) -> Value {
         match self {
             Value::Slice(s) if s.array => {
-                let xs: Vec<Value> = lock(&s.arr).iter().map(Value::copy).collect();
+                let xs: Vec<Value> = lock(&s.arr).iter().map(|v| v.copy_with(sync)).collect();
                 Value::Slice(Slice {
                     arr: Arc::new(Mutex::new(xs)),
                     ..s.clone()
@@ -264,8 +270,16 @@ impl Value {
             Value::Struct(s) => Value::Struct(Arc::new(Struct {
                 ty: s.ty.clone(),
                 names: s.names.clone(),
-                fields: s.fields.iter().map(|c| cell(lock(c).copy())).collect(),
+                fields: s
+                    .fields
+                    .iter()
+                    .map(|c| {
+                        let v = lock(c).clone();
+                        cell(v.copy_with(sync))
+                    })
+                    .collect(),
             })),
+            v @ Value::Sync(_) => sync(v),
             v => v.clone(),
         }
     }

@@ -348,6 +348,17 @@ impl World {
             if std::mem::take(&mut moves) {
                 st.moved(me);
             }
+            // An operation writes a `sync` value's state (atomically, in Go): it races
+            // with a plain copy of that state that nothing orders before it.
+            if st.check_races && objs.iter().any(|o| !st.objs[o.id].copies.is_empty()) {
+                let ids: Vec<usize> = objs.iter().map(|o| o.id).collect();
+                if let Some(v) = st.copy_races(me, &ids) {
+                    let text = say!(st, "operates on a copied value");
+                    st.record(me, text);
+                    drop(st);
+                    self.fail_with(v);
+                }
+            }
             st.observed = 0;
             st.hb = state::Hb::Sync;
             st.hb_only = None;
@@ -358,6 +369,9 @@ impl World {
                     // Every completed operation moves the goroutine on, even one that
                     // returns nothing: its history counts it.
                     st.observe(me, seen);
+                    for o in objs {
+                        st.operated(me, o.id);
+                    }
                     let hb = std::mem::take(&mut st.hb);
                     let only = st.hb_only.take();
                     if !handed {

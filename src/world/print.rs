@@ -132,6 +132,17 @@ impl State {
             if !full && matches!(obj.kind, ObjKind::Var(_)) {
                 continue;
             }
+            // A kernel's sync values: their copies and operations, for the race detector.
+            for list in [&obj.copies, &obj.ops] {
+                if self.check_races && !list.is_empty() {
+                    let mut accesses: Vec<&Access> = list.iter().collect();
+                    accesses.sort_by_key(|a| a.gid);
+                    for a in &accesses {
+                        self.cover(&mut p, a, o);
+                    }
+                    p.put(accesses.len() as u64);
+                }
+            }
             p.list(obj.waiters.iter().copied());
             match &obj.kind {
                 ObjKind::Mutex { holder } => p.opt(holder.as_ref().map(|h| h.gid)),
@@ -251,6 +262,12 @@ impl State {
         if let Some(a) = &v.last_write {
             self.cover(p, a, o);
         }
+        let mut concurrent: Vec<&Access> = v.concurrent.iter().collect();
+        concurrent.sort_by_key(|a| a.gid);
+        for a in &concurrent {
+            self.cover(p, a, o);
+        }
+        p.put(concurrent.len() as u64);
         // Which read a race names first changes its message only.
         let mut reads: Vec<&Access> = v.reads.iter().collect();
         reads.sort_by_key(|a| (a.gid, a.atomic));

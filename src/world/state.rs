@@ -217,7 +217,11 @@ pub(crate) struct WaitGroupUse {
 #[derive(Default)]
 pub(crate) struct VarState {
     pub last_write: Option<Access>,
-    /// Reads since the last write.
+    /// Atomic writes that the last write (atomic too) does not follow: two atomic
+    /// accesses never race, so one need not happen before the other, and a later plain
+    /// access must be checked against each. One per goroutine, its latest.
+    pub concurrent: Vec<Access>,
+    /// Reads since the last write, and atomic reads that it does not follow.
     pub reads: Vec<Access>,
     /// The history of the goroutine that wrote the value (`Gor::hist`), which made it;
     /// 0 for the initial value, which its maker's history decides.
@@ -234,6 +238,14 @@ pub(crate) struct Obj {
     /// An RWMutex's: what its read locks given back knew (Go's race detector's
     /// `writerSem`), which only its writers learn (`Hb::Writer`).
     pub rvc: Vec<u32>,
+    /// Plain copies of a `sync` value's state (a kernel's struct copied with its
+    /// mutex): Go reads the state plainly, and its operations write it atomically, so
+    /// a copy races with an operation that nothing orders with it (`State::copied`).
+    /// One per goroutine, its latest.
+    pub copies: Vec<Access>,
+    /// Each goroutine's latest completed operation on it, kept where a plain copy of
+    /// its state can happen (a kernel's `sync` values, with races checked).
+    pub ops: Vec<Access>,
 }
 
 /// How a completed operation orders its goroutine with its objects (happens-before),
@@ -664,6 +676,8 @@ impl State {
             kind,
             vc: Vec::new(),
             rvc: Vec::new(),
+            copies: Vec::new(),
+            ops: Vec::new(),
         });
         let o = self.objs.len() - 1;
         self.observe(by, o as u128);
@@ -786,6 +800,82 @@ impl State {
             ObjKind::Var(v) | ObjKind::Atomic { var: v, .. } => v,
             _ => unreachable!("not a variable"),
         }
+    }
+
+    /// Goroutine `g` copies the state of `sync` value `o` (a plain read): a race with
+    /// every operation on it that does not happen before (`Obj::ops`).
+    pub(crate) fn copied(&mut self, g: Gid, o: Oid) -> Option<Violation> {
+        if !self.check_races {
+            return None;
+        }
+        if let Some(op) = self.objs[o]
+            .ops
+            .iter()
+            .find(|a| !self.happened_before(a, g))
+        {
+            return Some(Violation::new(
+                Property::DataRace,
+                format!(
+                    "{} operated on {} {}; {} copied it (a plain read of its state){}; nothing orders the two",
+                    self.name(op.gid),
+                    self.oname(o),
+                    op.at_step(),
+                    self.name(g),
+                    place(&self.access(g)),
+                ),
+            ));
+        }
+        let now = self.access(g);
+        let copies = &mut self.objs[o].copies;
+        copies.retain(|a| a.gid != g);
+        copies.push(now);
+        None
+    }
+
+    /// Records goroutine `g`'s completed operation on `o` where a copy of its state
+    /// can happen (`Obj::ops`).
+    pub(crate) fn operated(&mut self, g: Gid, o: Oid) {
+        if !(self.check_races && self.unchecked) {
+            return;
+        }
+        if !matches!(
+            self.objs[o].kind,
+            ObjKind::Mutex { .. }
+                | ObjKind::RwMutex { .. }
+                | ObjKind::WaitGroup { .. }
+                | ObjKind::Once { .. }
+        ) {
+            return;
+        }
+        let now = self.access(g);
+        let ops = &mut self.objs[o].ops;
+        ops.retain(|a| a.gid != g);
+        ops.push(now);
+    }
+
+    /// Goroutine `g`'s operation on `objs` against the copies of their state
+    /// (`copied`): a race with a copy that does not happen before it.
+    pub(crate) fn copy_races(&self, g: Gid, objs: &[Oid]) -> Option<Violation> {
+        let (o, a) = objs.iter().find_map(|&o| {
+            let a = self.objs[o]
+                .copies
+                .iter()
+                .find(|a| !self.happened_before(a, g))?;
+            Some((o, a))
+        })?;
+        Some(Violation::new(
+            crate::verdict::Property::DataRace,
+            format!(
+                "{} copied {} (a plain read of its state) after step {}{}; {} operated on it at step {}{}; nothing orders the two",
+                self.name(a.gid),
+                self.oname(o),
+                a.step,
+                place(a),
+                self.name(g),
+                self.trace.len() + 1,
+                place(&self.access(g)),
+            ),
+        ))
     }
 
     /// `var`, to read.
@@ -1177,5 +1267,21 @@ impl State {
             Status::Turn => "waiting for its turn",
             Status::Running => "running",
         }
+    }
+}
+
+/// Where an access was made, for a race's message: ` in f at x.go:12`, or nothing.
+pub(crate) fn place(a: &Access) -> String {
+    if a.func.is_empty() {
+        String::new()
+    } else {
+        format!(" in {}", a.func)
+    }
+}
+
+impl Access {
+    /// An access made by a step, for a race's message: `at step 7 in f at x.go:12`.
+    pub(crate) fn at_step(&self) -> String {
+        format!("at step {}{}", self.step + 1, place(self))
     }
 }

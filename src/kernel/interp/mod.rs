@@ -56,10 +56,23 @@ pub struct Rt {
 
 impl Value {
     /// The value a store puts in a new place (`Value::copy`), read whole by `i`'s
-    /// goroutine as Go's copy reads it (`I::read_whole`).
+    /// goroutine as Go's copy reads it (`I::read_whole`). A `sync` value in memory
+    /// other code can reach is copied as Go copies it, state and all (`I::sync_copy`):
+    /// a value receiver's mutex is its own. A value no other shares (a literal, a copy
+    /// just made) is moved as it is.
     pub(super) fn copy_by(&self, i: &I) -> Value {
         i.read_whole(self);
-        self.copy()
+        let shared = match self {
+            Value::Struct(s) => Arc::strong_count(s) > 1,
+            Value::Slice(a) if a.array => Arc::strong_count(&a.arr) > 1,
+            Value::Sync(s) => Arc::strong_count(s) > 1,
+            _ => false,
+        };
+        if shared {
+            self.copy_with(&|v| i.sync_copy(v))
+        } else {
+            self.copy()
+        }
     }
 }
 
@@ -209,6 +222,28 @@ impl<'a> I<'a> {
     ) -> Option<crate::go::Plain> {
         let keep = || -> Keep { Box::new(c.clone()) };
         self.location(Loc::Cell(Arc::as_ptr(c) as usize), keep, name)
+    }
+
+    /// A copy of a `sync` or `sync/atomic` value, as Go copies one: a new object in
+    /// the original's state. A Cond stays shared (Go panics at the use of a copied
+    /// Cond), and so does a Locker made by `RLocker` (it holds a pointer).
+    pub(super) fn sync_copy(&self, v: &Value) -> Value {
+        let Value::Sync(s) = v else {
+            return v.clone();
+        };
+        let go = self.go;
+        let copied = match &**s {
+            SyncObj::Mutex(m) => SyncObj::Mutex(m.copied(go)),
+            SyncObj::RwMutex(m) => SyncObj::RwMutex(m.copied(go)),
+            SyncObj::WaitGroup(w) => SyncObj::WaitGroup(w.copied(go)),
+            SyncObj::Once(o) => SyncObj::Once(o.copied(go)),
+            SyncObj::Atomic(a, b) => SyncObj::Atomic(a.copied(go), *b),
+            SyncObj::AtomicValue(a, stored) => {
+                SyncObj::AtomicValue(a.copied(go), Mutex::new(lock(stored).clone()))
+            }
+            SyncObj::Cond(..) | SyncObj::RLocker(_) => return v.clone(),
+        };
+        Value::Sync(Arc::new(copied))
     }
 
     /// A whole value read (a copy, a comparison): as Go's race detector sees it, a
