@@ -83,7 +83,7 @@ enum Cmd {
         #[arg(long, value_name = "A..B", value_parser = parse_seeds, conflicts_with_all = ["junit"])]
         seeds: Option<std::ops::Range<u64>>,
     },
-    /// Runs a Go kernel without a scenario file: its main (or first test) under dpor
+    /// Runs a Go kernel without a scenario file: its main (or each test in turn) under dpor
     /// (1,000,000 executions at most) and PCT (1,000 schedules), expecting a pass.
     /// Exit codes as for run.
     Check {
@@ -102,8 +102,8 @@ enum Cmd {
         /// goroutine is blocked, in deadline order (virtual: durations count).
         #[arg(long, value_parser = time_mode())]
         time: Option<crate::TimeMode>,
-        /// The function to run: main, or a TestX(t *testing.T) (default: main, else the
-        /// first test).
+        /// The function to run: main, or a TestX(t *testing.T) (default: main, else each
+        /// test in turn).
         #[arg(long)]
         entry: Option<String>,
         /// The seed of shuttle-random and shuttle-pct (default 1).
@@ -294,7 +294,7 @@ pub fn main(models: &[&'static Model]) -> ExitCode {
                 seed,
                 params,
             };
-            let s = match scenario::kernel_check(&kernel, &opts) {
+            let s = match scenario::kernel_checks(&kernel, &opts) {
                 Ok(s) => s,
                 Err(e) => {
                     show_error(&e);
@@ -302,7 +302,7 @@ pub fn main(models: &[&'static Model]) -> ExitCode {
                 }
             };
             run_loaded(
-                vec![s],
+                s,
                 &RunOpts {
                     quiet: false,
                     format: Format::Text,

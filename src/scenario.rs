@@ -339,7 +339,8 @@ pub struct KernelCheck {
     pub iterations: Option<u64>,
     /// `any` or `virtual`; none: `any`.
     pub time: Option<TimeMode>,
-    /// The entry: `main` or a `TestX(t *testing.T)`; none: `main`, else the first test.
+    /// The entry: `main` or a `TestX(t *testing.T)`; none: `main`, else the first test
+    /// (`kernel_checks` runs each in turn).
     pub entry: Option<String>,
     /// The seed of `shuttle-random` and `shuttle-pct`; none: 1.
     pub seed: Option<u64>,
@@ -432,6 +433,34 @@ pub fn kernel_check(path: &std::path::Path, opts: &KernelCheck) -> Result<Scenar
     })?;
     s.replay_flags = opts.replay_flags();
     Ok(s)
+}
+
+/// `kernel_check`, once per test when no entry is given and the kernel has tests to
+/// run rather than a `main` (`kernel::default_tests`): each a scenario of its own,
+/// named `file/TestX`, whose replay says `--entry TestX`.
+pub fn kernel_checks(
+    path: &std::path::Path,
+    opts: &KernelCheck,
+) -> Result<Vec<Scenario>, ScenarioError> {
+    let tests = match (&opts.entry, std::fs::read_to_string(path)) {
+        (None, Ok(text)) => crate::kernel::default_tests(&path.display().to_string(), &text),
+        _ => Vec::new(),
+    };
+    if tests.len() < 2 {
+        return Ok(vec![kernel_check(path, opts)?]);
+    }
+    tests
+        .iter()
+        .map(|t| {
+            let one = KernelCheck {
+                entry: Some(t.clone()),
+                ..opts.clone()
+            };
+            let mut s = kernel_check(path, &one)?;
+            s.name = format!("{}/{t}", s.name);
+            Ok(s)
+        })
+        .collect()
 }
 
 fn ranged(

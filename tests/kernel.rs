@@ -212,8 +212,8 @@ fn constructs_outside_the_subset_are_errors_at_their_place() {
         (
             "pkg",
             "package cache\n\nfunc main() {}\n",
-            ":1:1: package cache",
-            "a kernel is `package main`",
+            ":3:1: no entry `main`: an entry is `func TestX(t *testing.T)` (this is a test file",
+            "entries of this kernel:",
         ),
     ];
     for (name, body, msg, help) in cases {
@@ -812,6 +812,33 @@ fn a_copy_of_a_sync_value_is_a_value_of_its_own() {
             "main copied counter.mu (a plain read of its state) after step 3 in main at copylocks.go:52; worker operated on it at step 6 in (*counter).inc at copylocks.go:27; nothing orders the two",
         ],
     );
+}
+
+/// A Go test file runs as written: `package cache` (not `main`), each test in turn
+/// (a row each, the replay naming its `--entry`), subtests run by `t.Run` (each named
+/// `TestCache/get`), cleanups run last first when a test or subtest returns. The second subtest's lock-order deadlock is
+/// found with both goroutines in its cycle; one lock order, proven. `package cache`
+/// used to be refused (`a kernel is package main`).
+#[test]
+fn a_go_test_file_runs_as_written() {
+    let t = found(
+        &["tests/kernels/cache_test.go"],
+        "deadlock",
+        &[
+            "getter in TestCache.func6 at cache_test.go:76 > (*cache).get at cache_test.go:25 waits for lock cache.statsMu, held by resetter",
+            "resetter in TestCache.func7 at cache_test.go:80 > (*cache).reset at cache_test.go:41 waits for lock cache.mu, held by getter",
+            // With no --entry, each test in turn, a row each; the replay names its test.
+            "cache_test/TestCache  dpor         pass      deadlock  unexpected",
+            "cache_test/TestGet    dpor         pass      pass      ok",
+            "stalemate replay tests/kernels/cache_test.go --entry TestCache --schedule",
+        ],
+    );
+    replayed(
+        &t,
+        "stalemate replay tests/kernels/cache_test.go --entry TestCache",
+    );
+    let one = ["--entry", "TestCache", "--param", "fixed=1"];
+    proven(&[&one[..], &["tests/kernels/cache_test.go"]].concat());
 }
 
 /// A value that refers to itself prints once, as Go's `%v` follows a pointer at the

@@ -169,6 +169,8 @@ pub enum S {
 #[derive(Debug, Default)]
 pub struct File {
     pub path: String,
+    /// The package clause's name: `main`, or a test file's (`cache`, `cache_test`).
+    pub package: String,
     /// The file name alone, as reports cite it (`watch_mux.go:41`).
     pub short: String,
     pub imports: Vec<String>,

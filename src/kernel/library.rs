@@ -246,6 +246,9 @@ pub const LIB_MEMBERS: &[&str] = &[
     "Logf",
     "Helper",
     "Parallel",
+    "Run",
+    "Cleanup",
+    "Name",
 ];
 
 #[cfg(test)]

@@ -119,9 +119,12 @@ pub fn parse(path: &str, text: &str, entry: Option<&str>) -> Result<Kernel, Kern
         .iter()
         .find(|f| is_test(f))
         .map(|f| f.name.clone());
+    // Outside `package main`, `main` is an ordinary function: the entries are tests.
+    let program = file.package == "main";
+    let is_entry = |f: &Func| (program && f.name == "main") || is_test(f);
     let entry = match (entry, first_test) {
         (Some(e), _) => e.to_string(),
-        (None, Some(t)) if !file.funcs.iter().any(|f| f.name == "main") => t,
+        (None, Some(t)) if !program || !file.funcs.iter().any(|f| f.name == "main") => t,
         (None, _) => "main".to_string(),
     };
     let entry = entry.as_str();
@@ -133,15 +136,20 @@ pub fn parse(path: &str, text: &str, entry: Option<&str>) -> Result<Kernel, Kern
     let entries: Vec<&str> = file
         .funcs
         .iter()
-        .filter(|f| f.name == "main" || is_test(f))
+        .filter(|f| is_entry(f))
         .map(|f| f.name.as_str())
         .collect();
-    let Some(e) = funcs.get(entry).filter(|f| f.name == "main" || is_test(f)) else {
+    let Some(e) = funcs.get(entry).filter(|f| is_entry(f)) else {
         let line = funcs.get(entry).map_or(Pos { line: 1, col: 1 }, |f| f.pos);
+        let what = if program {
+            "`func main()` or `func TestX(t *testing.T)`"
+        } else {
+            "`func TestX(t *testing.T)` (this is a test file: `package main` makes `main` one)"
+        };
         return Err(KernelError::at(
             path,
             line,
-            format!("no entry `{entry}`: an entry is `func main()` or `func TestX(t *testing.T)`"),
+            format!("no entry `{entry}`: an entry is {what}"),
             Some(format!("entries of this kernel: {}", entries.join(", "))),
         ));
     };
@@ -225,6 +233,24 @@ impl Kernel {
     }
 }
 
+/// The tests `stalemate check` runs one after another when it is given no entry:
+/// every `TestX` of a test file, or of a program without `main`; none for a program
+/// with `main` (it runs `main`), or a kernel that does not parse (its error is
+/// reported when it is loaded).
+pub fn default_tests(path: &str, text: &str) -> Vec<String> {
+    let Ok(file) = parse::parse(path, text) else {
+        return Vec::new();
+    };
+    if file.package == "main" && file.funcs.iter().any(|f| f.name == "main") {
+        return Vec::new();
+    }
+    file.funcs
+        .iter()
+        .filter(|f| is_test(f))
+        .map(|f| f.name.clone())
+        .collect()
+}
+
 /// main for a kernel: package initialisation, then the entry.
 pub fn build(k: &'static Kernel, params: &Params) -> ModelFn {
     let params: BTreeMap<String, i64> = params.0.iter().map(|(n, v)| (n.to_string(), *v)).collect();
@@ -264,8 +290,13 @@ pub fn build(k: &'static Kernel, params: &Params) -> ModelFn {
             });
         }
         let f = Value::Func(Arc::new(Callable::Go(k.entry.clone(), None)));
-        let args = if k.test { vec![Value::T] } else { Vec::new() };
-        i.run(f, args);
+        if k.test {
+            let t = Arc::new(value::TestState::new(&k.entry.name, false));
+            i.run(f, vec![Value::T(t.clone())]);
+            i.cleanups(&t);
+        } else {
+            i.run(f, Vec::new());
+        }
     })
 }
 

@@ -108,16 +108,8 @@ pub fn parse(path: &str, text: &str) -> R<File> {
     };
     for n in kids(root) {
         match n.kind() {
-            "package_clause" => {
-                let name = p.text(kids(n)[0]);
-                if name != "main" {
-                    return Err(p.err(
-                        n,
-                        format!("package {name}"),
-                        Some("a kernel is `package main`".into()),
-                    ));
-                }
-            }
+            // A kernel is a program (`package main`) or a test file of any package.
+            "package_clause" => file.package = p.text(kids(n)[0]).to_string(),
             "import_declaration" => p.imports(n, &mut file)?,
             "type_declaration" => {
                 for s in kids(n) {

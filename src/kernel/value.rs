@@ -58,8 +58,8 @@ pub enum Value {
     Timer(Arc<Clock>),
     Ctx(Arc<Ctx>),
     Error(Arc<str>),
-    /// `*testing.T`.
-    T,
+    /// `*testing.T`: a test's, or a subtest's (`t.Run`).
+    T(Arc<TestState>),
     /// A `*rand.Rand` or a `rand.Source`: every draw is the engine's choice, so all
     /// sources are one.
     Rand,
@@ -68,6 +68,25 @@ pub enum Value {
     Time(i64),
     /// Several results of one call.
     Tuple(Vec<Value>),
+}
+
+/// A test's state: its name, and the functions `t.Cleanup` registered, run last first
+/// when the test (or subtest) returns.
+pub struct TestState {
+    pub name: String,
+    /// A subtest, run by `t.Run`.
+    pub sub: bool,
+    pub cleanups: Mutex<Vec<Value>>,
+}
+
+impl TestState {
+    pub fn new(name: &str, sub: bool) -> TestState {
+        TestState {
+            name: name.to_string(),
+            sub,
+            cleanups: Mutex::new(Vec::new()),
+        }
+    }
 }
 
 pub struct Struct {
@@ -299,7 +318,7 @@ impl Value {
             (Ctx(a), Ctx(b)) => Arc::ptr_eq(a, b),
             (Sync(a), Sync(b)) => Arc::ptr_eq(a, b),
             (Timer(a), Timer(b)) => Arc::ptr_eq(a, b),
-            (T, T) => true,
+            (T(a), T(b)) => Arc::ptr_eq(a, b),
             (Time(a), Time(b)) => a == b,
             (Struct(a), Struct(b)) => {
                 if a.ty != b.ty {
@@ -410,7 +429,7 @@ impl Value {
             Value::Sync(_) => "(sync)".into(),
             Value::Timer(_) => "(timer)".into(),
             Value::Ctx(_) => "context".into(),
-            Value::T => "(*testing.T)".into(),
+            Value::T(_) => "(*testing.T)".into(),
             Value::Rand => "(*rand.Rand)".into(),
             Value::Time(t) if *t == ZERO_TIME => "0001-01-01 00:00:00 +0000 UTC".into(),
             Value::Time(t) => format!(
@@ -501,7 +520,7 @@ impl Printer {
     fn value(&mut self, v: &Value) {
         self.put(std::mem::discriminant(v));
         match v {
-            Value::Nil | Value::T | Value::Rand => {}
+            Value::Nil | Value::T(_) | Value::Rand => {}
             Value::Time(t) => self.put(t),
             Value::Int(i) => self.put(i),
             Value::Bool(b) => self.put(b),

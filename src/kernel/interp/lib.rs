@@ -397,7 +397,25 @@ impl<'a> I<'a> {
                 "Error" => return Ok(Value::Str(e.clone())),
                 _ => return Err(unsupported(format!("error has no method {m}"))),
             },
-            Value::T => match m {
+            Value::T(t) => match m {
+                // A subtest runs to its end before `Run` returns, as Go's does unless it
+                // calls `t.Parallel` (refused below); a failure ends the execution, so a
+                // `Run` that returns passed.
+                "Run" => {
+                    let name = args.first().map(Value::show).unwrap_or_default();
+                    let sub = Arc::new(TestState::new(&format!("{}/{name}", t.name), true));
+                    let f = args.get(1).cloned().unwrap_or(Value::Nil);
+                    self.call(&f, vec![Value::T(sub.clone())])?;
+                    self.cleanups(&sub);
+                    return Ok(Value::Bool(true));
+                }
+                "Cleanup" => lock(&t.cleanups).push(args.first().cloned().unwrap_or(Value::Nil)),
+                "Name" => return Ok(Value::str(&t.name)),
+                "Parallel" if t.sub => {
+                    return Err(unsupported(
+                        "t.Parallel in a subtest: stalemate runs subtests one after another",
+                    ));
+                }
                 "Fatal" | "Fatalf" | "Error" | "Errorf" => {
                     let msg = if m.ends_with('f') {
                         format_go(&args)
@@ -415,6 +433,7 @@ impl<'a> I<'a> {
                     };
                     self.go.note(format!("t.{m}: {msg}"));
                 }
+                // A top-level test runs alone: `Parallel` has no other test to wait for.
                 "Helper" | "Parallel" => {}
                 _ => {
                     return Err(unsupported(format!(

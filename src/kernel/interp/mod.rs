@@ -405,6 +405,15 @@ impl<'a> I<'a> {
     // ---- calls ----
 
     /// Runs a goroutine's function to its end; a Go panic fails the execution.
+    /// Runs the functions `t.Cleanup` registered for test `t`, last first, as Go does
+    /// when the test returns.
+    pub fn cleanups(&self, t: &TestState) {
+        let fs = std::mem::take(&mut *lock(&t.cleanups));
+        for f in fs.into_iter().rev() {
+            self.run(f, Vec::new());
+        }
+    }
+
     pub fn run(&self, f: Value, args: Vec<Value>) {
         if let Err(p) = self.call(&f, args) {
             if p.0.starts_with(OUTSIDE) {
