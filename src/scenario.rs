@@ -422,10 +422,13 @@ pub fn kernel_check(path: &std::path::Path, opts: &KernelCheck) -> Result<Scenar
         // The text is ours, not the user's: an error in its `[params]` is a --param's,
         // with no place in a file to show.
         let params = text.lines().position(|l| l == "[params]");
-        if params.is_some_and(|p| e.line > p)
-            && !text.lines().nth(e.line - 1).unwrap_or("").starts_with('[')
-        {
+        let line = text.lines().nth(e.line.saturating_sub(1)).unwrap_or("");
+        if params.is_some_and(|p| e.line > p) && !line.starts_with('[') {
             e.message = format!("--param: {}", e.message);
+            e.line = 0;
+            e.col = 0;
+        } else if line.starts_with("mode = ") {
+            e.message = format!("--time: {}", e.message);
             e.line = 0;
             e.col = 0;
         }
@@ -509,7 +512,7 @@ pub fn parse(path: &str, text: &str) -> Result<Scenario, ScenarioError> {
         cx.err(span, e.message().trim().to_string(), None)
     })?;
 
-    let (model, variant) = subject(&cx, &raw)?;
+    let (model, variant, needs) = subject(&cx, &raw)?;
     let mut given = Vec::new();
     for (k, v) in &raw.params {
         let Some(p) = model.param(k.get_ref()) else {
@@ -566,7 +569,7 @@ pub fn parse(path: &str, text: &str) -> Result<Scenario, ScenarioError> {
     }
 
     let time = match raw.time.as_ref().and_then(|t| t.mode.as_ref()) {
-        None => TimeMode::Any,
+        None => needs.unwrap_or(TimeMode::Any),
         Some(m) => TimeMode::from_key(m.get_ref()).ok_or_else(|| {
             let allowed: Vec<&str> = TimeMode::ALL.iter().map(|t| t.key()).collect();
             cx.err(
@@ -576,6 +579,21 @@ pub fn parse(path: &str, text: &str) -> Result<Scenario, ScenarioError> {
             )
         })?,
     };
+    if let Some(need) = needs.filter(|&n| n != time) {
+        let span = raw
+            .time
+            .as_ref()
+            .and_then(|t| t.mode.as_ref())
+            .map_or(0..0, |m| m.span());
+        return Err(cx.err(
+            span,
+            format!(
+                "a kernel that imports testing/synctest runs in {} time (its bubble's clock)",
+                need.key()
+            ),
+            Some(format!("mode = {:?}, or leave the mode out", need.key())),
+        ));
+    }
 
     let Some(engines_raw) = &raw.engine else {
         return Err(cx.err(
@@ -620,8 +638,13 @@ pub fn parse(path: &str, text: &str) -> Result<Scenario, ScenarioError> {
     })
 }
 
-/// The model and variant a scenario names, or the model its Go kernel becomes.
-fn subject(cx: &Ctx, raw: &RawScenario) -> Result<(&'static Model, String), ScenarioError> {
+/// The model and variant a scenario names, or the model its Go kernel becomes, with
+/// the time mode it needs, if any: a kernel that imports `testing/synctest` runs in
+/// virtual time, its bubble's clock.
+fn subject(
+    cx: &Ctx,
+    raw: &RawScenario,
+) -> Result<(&'static Model, String, Option<TimeMode>), ScenarioError> {
     if let (Some(e), None) = (&raw.entry, &raw.go) {
         return Err(cx.err(
             e.span(),
@@ -663,6 +686,7 @@ fn subject(cx: &Ctx, raw: &RawScenario) -> Result<(&'static Model, String), Scen
             })?;
             let k =
                 crate::kernel::parse(&shown, &text, entry).map_err(|e| kernel_error(&e, &text))?;
+            let time = k.imports("synctest").then_some(TimeMode::Virtual);
             let stem = file
                 .file_stem()
                 .map_or("kernel".into(), |s| s.to_string_lossy().into_owned());
@@ -679,7 +703,7 @@ fn subject(cx: &Ctx, raw: &RawScenario) -> Result<(&'static Model, String), Scen
                     Some("a kernel's only variant is `kernel` (or leave variant out)".into()),
                 ));
             }
-            return Ok((model, variant));
+            return Ok((model, variant, time));
         }
         (Some(m), None) => models::find(m.get_ref()).ok_or_else(|| {
             cx.err(
@@ -702,7 +726,7 @@ fn subject(cx: &Ctx, raw: &RawScenario) -> Result<(&'static Model, String), Scen
             help(),
         ));
     }
-    Ok((model, variant))
+    Ok((model, variant, None))
 }
 
 /// A kernel's error, as an error in the kernel file.

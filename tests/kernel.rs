@@ -841,6 +841,33 @@ fn a_go_test_file_runs_as_written() {
     proven(&[&one[..], &["tests/kernels/cache_test.go"]].concat());
 }
 
+/// A test with `testing/synctest`, as written: the kernel runs in virtual time (the
+/// bubble's clock), `synctest.Test` runs its function as a subtest, `synctest.Wait`
+/// returns once every other goroutine is blocked and leaves the clock where it was.
+/// A bubble that returns with its worker blocked is the finding (a leak naming the
+/// worker); taking the worker's report, proven. `--time any` with such a kernel is
+/// bad input (exit 2). `import "testing/synctest"` used to be refused.
+#[test]
+fn a_synctest_bubble_runs_in_virtual_time() {
+    found(
+        &["tests/kernels/synctest_test.go"],
+        "leak",
+        &[
+            "worker in TestReportsAfterASecond.func2 at synctest_test.go:23 waits for send on channel done (unbuffered)",
+        ],
+    );
+    proven(&["--param", "fixed=1", "tests/kernels/synctest_test.go"]);
+    let o = stalemate(&["check", "--time", "any", "tests/kernels/synctest_test.go"]);
+    let t = text(&o);
+    assert_eq!(o.status.code(), Some(2), "{t}");
+    assert!(
+        t.contains(
+            "synctest_test.go: --time: a kernel that imports testing/synctest runs in virtual time"
+        ),
+        "{t}"
+    );
+}
+
 /// A value that refers to itself prints once, as Go's `%v` follows a pointer at the
 /// top level only: the ring and the self-loop print and the kernel is proven (the
 /// printer used to take the lock of the node it was already printing, and hang).

@@ -36,6 +36,32 @@ impl Go {
         })
     }
 
+    /// Whether this execution runs in virtual time (`TimeMode::Virtual`).
+    pub(crate) fn virtual_time(&self) -> bool {
+        self.w.lock().time == TimeMode::Virtual
+    }
+
+    /// `synctest.Wait()`, in virtual time: blocks until every other goroutine is
+    /// blocked (Go's "durably blocked"), then returns with the clock where it was. It
+    /// sleeps until the clock reaches now, which the clock grants only once no
+    /// goroutine can run (`State::advance_clock`).
+    pub fn settle(&self) {
+        self.w.op(&[], |st, me| {
+            if std::mem::take(&mut st.gors[me].granted) {
+                return Attempt::Done(
+                    (),
+                    say!(st, "synctest.Wait: every other goroutine is blocked"),
+                );
+            }
+            let now = st.now;
+            let text = say!(
+                st,
+                "synctest.Wait: waits for every other goroutine to block"
+            );
+            Attempt::Block(Wait::Sleep(now), text)
+        })
+    }
+
     /// `time.After(d)`: a channel that receives once, after `d`. In `any` mode the tick
     /// is a goroutine's step, at a moment the engine chooses. In `virtual` mode it is
     /// no goroutine at all: the clock delivers it when it reaches the deadline (see

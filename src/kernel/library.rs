@@ -134,6 +134,8 @@ pub const PACKAGES: &[(&str, &[&str])] = &[
         ],
     ),
     ("testing", &["T"]),
+    // Go 1.25's `Test` and `Wait`, and Go 1.24's experimental `Run`.
+    ("testing/synctest", &["Test", "Wait", "Run"]),
 ];
 
 /// Whether a kernel may import `path`.

@@ -233,6 +233,13 @@ impl Kernel {
     }
 }
 
+impl Kernel {
+    /// Whether the kernel imports the package named `name` (`synctest`).
+    pub fn imports(&self, name: &str) -> bool {
+        self.file.imports.iter().any(|i| i == name)
+    }
+}
+
 /// The tests `stalemate check` runs one after another when it is given no entry:
 /// every `TestX` of a test file, or of a program without `main`; none for a program
 /// with `main` (it runs `main`), or a kernel that does not parse (its error is

@@ -584,6 +584,28 @@ impl<'a> I<'a> {
                 Value::Nil
             }
             ("rand", "Intn" | "Int31n" | "Int63n") => self.rand(name, &arg(0))?,
+            // A bubble is the execution's virtual clock (a kernel that imports
+            // synctest runs in virtual time): `Test` runs f as a subtest of t there.
+            ("synctest", "Test") => {
+                let Value::T(t) = arg(0) else {
+                    return Err(unsupported("synctest.Test needs the test's t"));
+                };
+                let bubble = Arc::new(TestState::new(&t.name, true));
+                self.call(&arg(1), vec![Value::T(bubble.clone())])?;
+                self.cleanups(&bubble);
+                Value::Nil
+            }
+            ("synctest", "Run") => {
+                self.call(&arg(0), Vec::new())?;
+                Value::Nil
+            }
+            ("synctest", "Wait") => {
+                if !self.go.virtual_time() {
+                    return Err(unsupported("synctest.Wait outside virtual time"));
+                }
+                self.go.settle();
+                Value::Nil
+            }
             ("time", "Now") => Value::Time(self.go.now().as_nanos() as i64),
             ("time", "Since") => Value::Int(since(self.go.now().as_nanos() as i64, &arg(0))?),
             ("time", "Until") => Value::Int(-since(self.go.now().as_nanos() as i64, &arg(0))?),
