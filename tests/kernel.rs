@@ -868,6 +868,15 @@ fn a_synctest_bubble_runs_in_virtual_time() {
     );
 }
 
+/// Go 1.21's `min`, `max` and `clear`, the builtin `copy`, and a pointer to a mutex in
+/// an array of them (`l := &s.locks[i]; l.Lock()`): a self-checking kernel, proven.
+/// The builtins used to be refused, and the pointer's `Lock` a crash (`(pointer) has
+/// no method Lock`).
+#[test]
+fn builtins_of_go_1_21_and_striped_locks() {
+    proven(&["tests/kernels/builtins_121.go"]);
+}
+
 /// A value that refers to itself prints once, as Go's `%v` follows a pointer at the
 /// top level only: the ring and the self-loop print and the kernel is proven (the
 /// printer used to take the lock of the node it was already printing, and hang).

@@ -11,14 +11,16 @@ use std::collections::{BTreeMap, BTreeSet};
 
 /// Names every kernel has: builtins, constants and the basic types.
 const UNIVERSE: &[&str] = &[
-    "append", "cap", "close", "delete", "len", "make", "new", "panic", "print", "println", "true",
-    "false", "nil", "int", "int8", "int16", "int32", "int64", "uint", "uint8", "uint16", "uint32",
-    "uint64", "uintptr", "byte", "rune", "string", "bool", "error", "any",
+    "append", "cap", "clear", "close", "copy", "delete", "len", "make", "max", "min", "new",
+    "panic", "print", "println", "true", "false", "nil", "int", "int8", "int16", "int32", "int64",
+    "uint", "uint8", "uint16", "uint32", "uint64", "uintptr", "byte", "rune", "string", "bool",
+    "error", "any",
 ];
 
 /// Builtins a kernel may call, but not as the call of a `go` or `defer`.
 const BUILTINS: &[&str] = &[
-    "append", "cap", "close", "delete", "len", "make", "new", "panic", "print", "println",
+    "append", "cap", "clear", "close", "copy", "delete", "len", "make", "max", "min", "new",
+    "panic", "print", "println",
 ];
 
 struct C<'a> {

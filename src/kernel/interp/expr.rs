@@ -675,7 +675,8 @@ impl<'a> I<'a> {
     ) -> R<Option<Value>> {
         let least = match n {
             "len" | "cap" | "append" | "close" | "panic" | "new" | "make" => 1,
-            "delete" => 2,
+            "min" | "max" | "clear" => 1,
+            "delete" | "copy" => 2,
             "print" | "println" => 0,
             _ => return Ok(None),
         };
@@ -715,6 +716,77 @@ impl<'a> I<'a> {
                     }
                 }
                 append(base, more)
+            }
+            // Go 1.21's: integers and strings (the subset has no floats).
+            "min" | "max" => {
+                let mut best = ev(0)?;
+                for a in &args[1..] {
+                    let v = self.eval(a, env)?;
+                    let order = match (&v, &best) {
+                        (Value::Int(x), Value::Int(y)) => x.cmp(y),
+                        (Value::Str(x), Value::Str(y)) => x.cmp(y),
+                        _ => {
+                            let (a, b) = (v.show(), best.show());
+                            return Err(unsupported(format!("{n} of {a} and {b}")));
+                        }
+                    };
+                    let wanted = if n == "min" {
+                        std::cmp::Ordering::Less
+                    } else {
+                        std::cmp::Ordering::Greater
+                    };
+                    if order == wanted {
+                        best = v;
+                    }
+                }
+                best
+            }
+            // Go 1.21's: a map emptied, a slice's elements set to their zero values.
+            "clear" => {
+                match ev(0)? {
+                    Value::Map(m, _) => {
+                        self.map_access(&m, || describe(&args[0]), true);
+                        lock(&m).clear();
+                    }
+                    Value::Slice(sl) => {
+                        for i in sl.off..sl.off + sl.len {
+                            self.elem_access(&sl.arr, i, || elem_name(&args[0], i), true);
+                            let z = zero_like(&lock(&sl.arr)[i]);
+                            lock(&sl.arr)[i] = z;
+                        }
+                    }
+                    Value::Nil => {}
+                    o => return Err(unsupported(format!("clear of {}", o.show()))),
+                }
+                Value::Nil
+            }
+            // `copy(dst, src)`: min(len(dst), len(src)) elements, read then written.
+            "copy" => {
+                let (dst, src) = (ev(0)?, ev(1)?);
+                let Value::Slice(d) = dst else {
+                    return Err(unsupported(format!("copy into {}", dst.show())));
+                };
+                let vals: Vec<Value> = match &src {
+                    Value::Slice(sl) => (sl.off..sl.off + sl.len.min(d.len))
+                        .map(|i| {
+                            self.elem_access(&sl.arr, i, || elem_name(&args[1], i), false);
+                            lock(&sl.arr)[i].copy_by(self)
+                        })
+                        .collect(),
+                    Value::Str(st) => st
+                        .bytes()
+                        .take(d.len)
+                        .map(|b| Value::Int(b as i64))
+                        .collect(),
+                    Value::Nil => Vec::new(),
+                    o => return Err(unsupported(format!("copy from {}", o.show()))),
+                };
+                for (k, v) in vals.iter().enumerate() {
+                    let i = d.off + k;
+                    self.elem_access(&d.arr, i, || elem_name(&args[0], i), true);
+                    lock(&d.arr)[i] = v.clone();
+                }
+                Value::Int(vals.len() as i64)
             }
             "close" | "delete" | "panic" | "print" | "println" => {
                 let vs: Vec<Value> = (0..args.len()).map(ev).collect::<R<_>>()?;
@@ -780,5 +852,29 @@ impl<'a> I<'a> {
             },
             _ => return Err(unsupported("not a type")),
         })
+    }
+}
+
+/// The zero value of `v`'s type, as far as the value tells it (`clear` of a slice):
+/// numbers, bools, strings, structs and arrays of them; anything else is nil.
+fn zero_like(v: &Value) -> Value {
+    match v {
+        Value::Int(_) => Value::Int(0),
+        Value::Bool(_) => Value::Bool(false),
+        Value::Str(_) => Value::str(""),
+        Value::Time(_) => Value::Time(ZERO_TIME),
+        Value::Struct(s) => Value::Struct(Arc::new(Struct {
+            ty: s.ty.clone(),
+            names: s.names.clone(),
+            fields: s.fields.iter().map(|c| cell(zero_like(&lock(c)))).collect(),
+        })),
+        Value::Slice(a) if a.array => {
+            let xs: Vec<Value> = lock(&a.arr)[a.off..a.off + a.len]
+                .iter()
+                .map(zero_like)
+                .collect();
+            array_of(xs)
+        }
+        _ => Value::Nil,
     }
 }

@@ -12,12 +12,18 @@ pub(super) fn ms_empty(t: &Type) -> bool {
     !matches!(t, Type::Interface(ms) if !ms.is_empty())
 }
 
+/// What a pointer (`&x`, or `&s[i]`) points to; `None` for another value.
+fn pointee(v: &Value) -> Option<Value> {
+    match v {
+        Value::Ptr(c) => Some(lock(c).clone()),
+        Value::ElemPtr(a, i) => lock(a).get(*i).cloned(),
+        _ => None,
+    }
+}
+
 /// The `sync.Cond` a value is, or points to.
 pub(super) fn cond_of(v: &Value) -> Option<Arc<SyncObj>> {
-    let v = match v {
-        Value::Ptr(c) => lock(c).clone(),
-        v => v.clone(),
-    };
+    let v = pointee(v).unwrap_or_else(|| v.clone());
     match v {
         Value::Sync(s) if matches!(&*s, SyncObj::Cond(..)) => Some(s),
         _ => None,
@@ -33,8 +39,8 @@ pub(super) fn locker_of(v: &Value) -> R<(Locker, Value)> {
             SyncObj::RLocker(m) => Ok((Locker::RLocker(m.clone()), v.clone())),
             _ => Err(refuse()),
         },
-        Value::Ptr(c) => {
-            let inner = lock(c).clone();
+        Value::Ptr(_) | Value::ElemPtr(..) => {
+            let inner = pointee(v).unwrap_or(Value::Nil);
             match &inner {
                 Value::Sync(s) => match &**s {
                     SyncObj::Mutex(m) => Ok((Locker::from(m), inner.clone())),
@@ -247,11 +253,11 @@ impl<'a> I<'a> {
         }
         // A pointer to a library value (`new(sync.Mutex)`, `&sync.WaitGroup{}`, a
         // `*sync.Mutex` parameter): its members are the value's.
-        if let Value::Ptr(c) = base {
-            let inner = lock(c).clone();
-            if matches!(inner, Value::Sync(_) | Value::Timer(_) | Value::Ctx(_)) {
-                return self.member(&inner, name);
-            }
+        // `&s.locks[i]` too: a pointer to an element, a mutex in an array of them.
+        if let Some(inner) = pointee(base)
+            && matches!(inner, Value::Sync(_) | Value::Timer(_) | Value::Ctx(_))
+        {
+            return self.member(&inner, name);
         }
         // A method of a named type that is not a struct, found by the value's kind.
         let (inner, ptr) = match base {
