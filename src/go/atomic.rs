@@ -116,7 +116,7 @@ fn on_location(st: &mut State, me: usize, at: Option<&Plain>, hb: Hb) -> Option<
         false,
     );
     if race.is_none() {
-        st.sync_atomic(me, at, hb);
+        st.order_any(me, at, hb);
     }
     race
 }

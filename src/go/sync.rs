@@ -41,13 +41,13 @@ impl Go {
     pub(crate) fn copy_object(&self, o: &Obj) -> Option<Arc<Obj>> {
         // Go reads the state plainly; the race detector checks that read against the
         // value's operations (an atomic's own accesses check it: `Atomic::plain_access`).
-        let atomic = matches!(self.w.lock().objs[o.id].kind, ObjKind::Atomic { .. });
-        if !atomic {
-            self.w.plain(|st, me| {
-                let race = st.copied(me, o.id)?;
-                Some((race, say!(st, "copies {}", st.oname(o.id))))
-            });
-        }
+        self.w.plain(|st, me| {
+            if matches!(st.objs[o.id].kind, ObjKind::Atomic { .. }) {
+                return None;
+            }
+            let race = st.copied(me, o.id)?;
+            Some((race, say!(st, "copies {}", st.oname(o.id))))
+        });
         let (name, kind) = {
             let st = self.w.lock();
             let obj = &st.objs[o.id];

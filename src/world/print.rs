@@ -278,7 +278,7 @@ impl State {
     }
 
     /// Which clocks cover access `a` of variable `var`: goroutines', then objects'
-    /// (a variable's own clock is its atomics', `State::sync_atomic`).
+    /// (a variable's own clock is its atomics', `State::order_any`).
     fn cover(&self, p: &mut Print, a: &Access, var: usize) {
         p.put(mix(a.gid as u128, var as u128));
         p.put(u64::from(a.atomic));

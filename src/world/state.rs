@@ -714,10 +714,8 @@ impl State {
     /// coarser than Go's memory model, so it may miss a race). Never invents one: every
     /// order Go's memory model gives is here, the one that runs against the flow of
     /// values (an unbuffered receive before its send completes) by `acquire_from`.
-    pub(crate) fn sync(&mut self, g: Gid, o: Oid) {
-        if matches!(self.objs[o].kind, ObjKind::Var(_)) {
-            return;
-        }
+    /// `order_any`'s `Sync`.
+    fn sync(&mut self, g: Gid, o: Oid) {
         // After the release the object knows at least all the goroutine knows.
         self.release(g, o);
         self.gors[g].vc.clone_from(&self.objs[o].vc);
@@ -730,6 +728,13 @@ impl State {
         if matches!(self.objs[o].kind, ObjKind::Var(_)) {
             return;
         }
+        self.order_any(g, o, hb);
+    }
+
+    /// `order`, on any object: a plain location's clock is its atomics' (`Obj::vc`),
+    /// which an atomic operation on it orders through (`Acquire` a load, `Store` a
+    /// store, `Sync` a read-modify-write); plain accesses never sync.
+    pub(crate) fn order_any(&mut self, g: Gid, o: Oid, hb: Hb) {
         match hb {
             Hb::Sync => self.sync(g, o),
             Hb::Release => {
@@ -883,25 +888,6 @@ impl State {
         match &self.objs[o].kind {
             ObjKind::Var(v) | ObjKind::Atomic { var: v, .. } => v,
             _ => unreachable!("not a variable"),
-        }
-    }
-
-    /// An atomic operation by goroutine `g` on plain location `o` orders it as `hb`
-    /// says (`Acquire` a load, `Store` a store, `Sync` a read-modify-write). A
-    /// location's `Obj::vc` is its atomics' clock: plain accesses never sync (`sync`
-    /// and `order` leave variables alone).
-    pub(crate) fn sync_atomic(&mut self, g: Gid, o: Oid, hb: Hb) {
-        match hb {
-            Hb::Acquire => join(&mut self.gors[g].vc, &self.objs[o].vc),
-            Hb::Store => {
-                self.objs[o].vc.clone_from(&self.gors[g].vc);
-                self.gors[g].vc[g] += 1;
-            }
-            _ => {
-                join(&mut self.gors[g].vc, &self.objs[o].vc);
-                self.release(g, o);
-                self.gors[g].vc[g] += 1;
-            }
         }
     }
 

@@ -719,6 +719,11 @@ impl<'a> I<'a> {
             }
             // Go 1.21's: integers and strings (the subset has no floats).
             "min" | "max" => {
+                let wanted = if n == "min" {
+                    std::cmp::Ordering::Less
+                } else {
+                    std::cmp::Ordering::Greater
+                };
                 let mut best = ev(0)?;
                 for a in &args[1..] {
                     let v = self.eval(a, env)?;
@@ -729,11 +734,6 @@ impl<'a> I<'a> {
                             let (a, b) = (v.show(), best.show());
                             return Err(unsupported(format!("{n} of {a} and {b}")));
                         }
-                    };
-                    let wanted = if n == "min" {
-                        std::cmp::Ordering::Less
-                    } else {
-                        std::cmp::Ordering::Greater
                     };
                     if order == wanted {
                         best = v;
@@ -770,7 +770,9 @@ impl<'a> I<'a> {
                     Value::Slice(sl) => (sl.off..sl.off + sl.len.min(d.len))
                         .map(|i| {
                             self.elem_access(&sl.arr, i, || elem_name(&args[1], i), false);
-                            lock(&sl.arr)[i].copy_by(self)
+                            // No lock held while the copy reads the element's parts.
+                            let v = lock(&sl.arr)[i].clone();
+                            v.copy_by(self)
                         })
                         .collect(),
                     Value::Str(st) => st
