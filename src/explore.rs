@@ -4,7 +4,7 @@ use crate::engine::{self, Budget, Explored, Kind, Stop, loom_engine};
 use crate::error::Error;
 use crate::go::Go;
 use crate::net;
-use crate::world::{Execution, Options, TimeMode, Turn, World};
+use crate::world::{AtMaxSteps, Execution, Options, TimeMode, Turn, World};
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 use std::sync::{Arc, Mutex};
@@ -31,6 +31,9 @@ pub struct Bounds {
     pub max_executions: u64,
     /// Steps (Go operations) per execution at most.
     pub max_steps: usize,
+    /// What an execution that reaches `max_steps` becomes: cut, the search going on
+    /// (a search that cut any is no proof), or a `violation:step-bound`.
+    pub at_max_steps: AtMaxSteps,
     /// Wall-clock budget for the whole exploration; checked between executions.
     pub time_limit: Duration,
     /// Report unordered accesses to plain variables (`go.var`) as `data-race`.
@@ -59,6 +62,11 @@ impl Bounds {
     /// Sets [`Bounds::max_steps`].
     pub fn max_steps(mut self, n: usize) -> Bounds {
         self.max_steps = n;
+        self
+    }
+    /// Sets [`Bounds::at_max_steps`].
+    pub fn at_max_steps(mut self, at: AtMaxSteps) -> Bounds {
+        self.at_max_steps = at;
         self
     }
     /// Sets [`Bounds::time_limit`].
@@ -100,6 +108,7 @@ impl Default for Bounds {
         Bounds {
             max_executions: 100_000,
             max_steps: 10_000,
+            at_max_steps: AtMaxSteps::Cut,
             time_limit: Duration::from_secs(60),
             check_races: true,
             time: TimeMode::default(),
@@ -173,6 +182,7 @@ fn options(
 ) -> Options {
     Options {
         max_steps: bounds.max_steps,
+        at_max_steps: bounds.at_max_steps,
         check_races: bounds.check_races,
         replay,
         shared,
@@ -232,6 +242,8 @@ fn drive(
             .collect();
         let by_name = Arc::new(by_name);
         let split: Arc<Mutex<Option<BTreeSet<Vec<String>>>>> = Arc::default();
+        let cuts = Arc::new(AtomicU64::new(0));
+        let cut = cuts.clone();
         let (b, m, p, on, sp) = (
             bounds.clone(),
             model.clone(),
@@ -258,6 +270,13 @@ fn drive(
             if run.pruned {
                 return false;
             }
+            // dpor counts the executions it counts (`engine::cut_run`); the others
+            // count every one.
+            if run.cut && kind == Kind::Dpor {
+                engine::cut_run();
+            } else if run.cut {
+                cut.fetch_add(1, Relaxed);
+            }
             on(i, run)
         });
         let spent: u64 = regrouped.iter().sum();
@@ -270,7 +289,8 @@ fn drive(
             part: bounds.part,
             split: bounds.split,
         };
-        let explored = engine.explore(sharing, &budget, body)?;
+        let mut explored = engine.explore(sharing, &budget, body)?;
+        explored.cut += cuts.load(Relaxed);
         let Some(new) = split.lock().unwrap().take() else {
             return Ok(Drove {
                 explored,

@@ -33,4 +33,4 @@ pub use check::check;
 pub use engine::{Explored, Stop};
 pub use error::Error;
 pub use verdict::Fault;
-pub use world::{TimeMode, Turn};
+pub use world::{AtMaxSteps, TimeMode, Turn};

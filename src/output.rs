@@ -24,6 +24,8 @@ pub struct RunRecord<'a> {
     /// ok | unexpected | notfound | crash
     pub verdict: String,
     pub executions: u64,
+    /// Of the executions, those cut at the step bound (a search with any is no proof).
+    pub cut: u64,
     /// exhausted | found | iterations | time
     pub stop: &'static str,
     /// What was explored, in words (`... proven for these parameters`).
@@ -63,6 +65,7 @@ pub fn record<'a>(s: &'a Scenario, engine_no: usize, r: &'a EngineRun) -> RunRec
         found: r.found_key(),
         verdict: verdict_key(r.verdict),
         executions: r.explored.executions,
+        cut: r.explored.cut,
         stop: stop_key(&r.explored.stop),
         coverage: r.coverage(),
         time_secs: (r.elapsed.as_secs_f64() * 1000.0).round() / 1000.0,

@@ -94,6 +94,7 @@ impl EngineRun {
             && self.explored.stop == Stop::Exhausted
             && self.explored.executions > 0
             && self.explored.part.is_none()
+            && self.explored.cut == 0
     }
 
     /// How much was explored, and what that amounts to. An engine error and a search
@@ -115,8 +116,16 @@ impl EngineRun {
             Some(s) => format!("{runs} executions ({s} states)"),
             None => format!("{runs} executions"),
         };
+        // Executions cut at the step bound: nothing past their cut was explored.
+        let n = match self.explored.cut {
+            0 => n,
+            c => format!("{n}, {c} of them cut at the step bound"),
+        };
         match (&self.explored.stop, &self.engine) {
             (Stop::Found, _) => format!("{n}, stopped at the violation"),
+            (Stop::Exhausted, _) if self.explored.cut > 0 => format!(
+                "{n}: the search ended, but nothing past a cut was explored: not proven (raise max_steps, or set at_max_steps = \"fail\" for a model whose executions must end)"
+            ),
             (Stop::Exhausted, _) if let Some(p) = self.explored.part => format!(
                 "{n}: every interleaving of part {}/{} of the tree ({} of its {} units, picked by a mix of their numbers; proven for these parameters once every part is)",
                 p.k + 1,
@@ -144,9 +153,13 @@ fn header(s: &Scenario, spec: &EngineSpec, execution: u64) -> Header {
         engine: format!("{}, execution {execution}", spec.engine.describe()),
         params: s.params.describe(),
         bounds: format!(
-            "iterations {}, max_steps {}, time_limit_secs {}",
+            "iterations {}, max_steps {}{}, time_limit_secs {}",
             spec.iterations,
             s.max_steps,
+            match s.at_max_steps {
+                crate::AtMaxSteps::Cut => "",
+                crate::AtMaxSteps::Fail => " (at_max_steps fail)",
+            },
             s.time_limit.as_secs()
         ),
     }

@@ -12,6 +12,7 @@
 //!
 //! [bounds]                            # optional
 //! max_steps = 10000                   # per execution
+//! at_max_steps = "cut"                # cut: the execution ends there, the search goes on; fail: violation:step-bound
 //! time_limit_secs = 600               # per engine
 //!
 //! [checks]                            # optional
@@ -32,7 +33,7 @@
 use crate::explore::{Bounds, Engine};
 use crate::models::{self, Model, Params};
 use crate::net::{self, FaultPlan};
-use crate::world::TimeMode;
+use crate::world::{AtMaxSteps, TimeMode};
 use serde::Deserialize;
 use std::collections::BTreeMap;
 use std::fmt;
@@ -77,6 +78,8 @@ pub struct Scenario {
     pub expect: Expect,
     pub engines: Vec<EngineSpec>,
     pub max_steps: usize,
+    /// `[bounds] at_max_steps`: cut (the default) or fail.
+    pub at_max_steps: AtMaxSteps,
     pub time_limit: Duration,
     /// `[checks] data_race`: report races on plain variables (default true).
     pub check_races: bool,
@@ -98,6 +101,7 @@ impl Scenario {
             time: self.time,
             max_executions: spec.iterations,
             max_steps: self.max_steps,
+            at_max_steps: self.at_max_steps,
             time_limit: self.time_limit,
             threads: self.threads,
             part: self.part.filter(|_| spec.engine.splits()),
@@ -241,6 +245,7 @@ struct RawFault {
 #[serde(deny_unknown_fields)]
 struct RawBounds {
     max_steps: Option<Spanned<i64>>,
+    at_max_steps: Option<Spanned<String>>,
     time_limit_secs: Option<Spanned<i64>>,
 }
 
@@ -559,7 +564,17 @@ pub fn parse(path: &str, text: &str) -> Result<Scenario, ScenarioError> {
 
     let mut max_steps = 10_000usize;
     let mut time_limit = Duration::from_secs(600);
+    let mut at_max_steps = AtMaxSteps::Cut;
     if let Some(b) = &raw.bounds {
+        if let Some(a) = &b.at_max_steps {
+            at_max_steps = AtMaxSteps::from_key(a.get_ref()).ok_or_else(|| {
+                cx.err(
+                    a.span(),
+                    format!("unknown at_max_steps `{}`", a.get_ref()),
+                    Some("allowed: cut, fail".into()),
+                )
+            })?;
+        }
         if let Some(s) = &b.max_steps {
             max_steps = ranged(&cx, s, "max_steps", 10, 10_000_000)? as usize;
         }
@@ -629,6 +644,7 @@ pub fn parse(path: &str, text: &str) -> Result<Scenario, ScenarioError> {
         expect,
         engines,
         max_steps,
+        at_max_steps,
         time_limit,
         check_races: raw.checks.and_then(|c| c.data_race).unwrap_or(true),
         time,

@@ -278,12 +278,30 @@ fn scenario_errors_for_kernels_name_what_is_accepted() {
 }
 
 #[test]
-fn a_loop_without_go_operations_meets_the_statement_bound() {
-    expect_saying(
-        "spin.go",
-        "violation:step-bound",
-        &["the kernel ran 1000000 statements in one execution"],
-    );
+fn a_loop_without_go_operations_is_cut_at_the_statement_bound() {
+    // Cut: no finding without evidence, the search goes on, and its pass is no proof.
+    let s = scenario_with("spin.go", "pass", "[bounds]\nmax_steps = 100");
+    for r in runner::run(&s) {
+        let d = r.engine.describe();
+        assert_eq!(r.verdict, Verdict::Ok, "{d}: {}", r.found_key());
+        assert!(r.explored.executions > 0, "{d}");
+        assert_eq!(r.explored.cut, r.explored.executions, "{d}");
+        assert!(!r.proven(), "{d}: {}", r.coverage());
+        assert!(
+            r.coverage().contains("cut at the step bound"),
+            "{d}: {}",
+            r.coverage()
+        );
+    }
+    // On request, the bound is a violation.
+    let extra = "[bounds]\nmax_steps = 100\nat_max_steps = \"fail\"";
+    for r in expect_with("spin.go", "violation:step-bound", extra) {
+        assert!(
+            r.contains("the kernel ran 10000 statements in one execution"),
+            "{r}"
+        );
+        assert!(r.contains("max_steps 100 (at_max_steps fail)"), "{r}");
+    }
 }
 
 #[test]

@@ -343,6 +343,22 @@ pub(crate) fn aborted() {
     dpor::aborted();
 }
 
+std::thread_local! {
+    /// The execution the body just ran was cut at the step bound (`dpor`, whose
+    /// wrappers know whether it counts).
+    static CUT_RUN: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Says that the execution the body just ran was cut at the step bound (`dpor`).
+pub(crate) fn cut_run() {
+    CUT_RUN.with(|c| c.set(true));
+}
+
+/// Whether the execution the body just ran was cut; clears it.
+pub(crate) fn take_cut_run() -> bool {
+    CUT_RUN.with(|c| c.replace(false))
+}
+
 /// Whether the engine cuts executions short (`redundant`): loom's sleep sets, the
 /// stateful search's visited states, dpor's redundant branches.
 pub(crate) fn cuts(kind: Kind) -> bool {
@@ -715,6 +731,9 @@ pub struct Explored {
     /// Of the executions, those that were a new trace (`dpor`, once its tree is
     /// explored): the others ended with every goroutine asleep, their orders covered.
     pub traces: Option<u64>,
+    /// Of the executions, those cut at the step bound (`AtMaxSteps::Cut`): what lies
+    /// past their cut was not explored, so a search with any is no proof.
+    pub cut: u64,
     /// The body number of the execution whose finding is the exploration's, when
     /// that is not the last one run (threads of one `dpor` exploration).
     pub(crate) finding: Option<u64>,
@@ -728,6 +747,7 @@ impl Explored {
             states: None,
             part: None,
             traces: None,
+            cut: 0,
             finding: None,
         }
     }

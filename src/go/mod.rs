@@ -135,6 +135,12 @@ impl Go {
 
     /// The model cannot go on (a Go kernel met what the interpreter cannot do): a
     /// `crash`, never a finding.
+    /// The execution ran past a bound of its own (a kernel's statement count):
+    /// handled as the step bound is (`AtMaxSteps`).
+    pub(crate) fn past_bound(&self, message: String) -> ! {
+        self.w.past_bound(message)
+    }
+
     pub(crate) fn crash(&self, message: String) -> ! {
         self.w.crash(message)
     }

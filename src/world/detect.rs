@@ -3,6 +3,9 @@
 //! - a cycle among blocked goroutines: `deadlock`, reported as that cycle;
 //! - no cycle, but main itself is blocked: `deadlock` (Go's "all goroutines are asleep");
 //! - no cycle and main has returned: `leak` (what goleak reports).
+//!
+//! And when an execution is cut at its step bound with goroutines still running
+//! (`at_cut`): only what no running goroutine can change is a finding.
 
 use super::state::*;
 use crate::verdict::{Property, Violation, WaitGraph};
@@ -26,10 +29,15 @@ fn chan_peers(st: &State, g: Gid, o: Oid, dir: Dir) -> Vec<(Gid, &'static str)> 
 
 /// The goroutines that could end `g`'s wait, each with what it has to do with it.
 fn edges(st: &State, g: Gid) -> Vec<(Gid, String)> {
+    match &st.gors[g].wait {
+        Some(w) => edges_of(st, g, w),
+        None => Vec::new(),
+    }
+}
+
+/// The goroutines that could end `g`'s wait `wait`.
+fn edges_of(st: &State, g: Gid, wait: &Wait) -> Vec<(Gid, String)> {
     let mut out = Vec::new();
-    let Some(wait) = &st.gors[g].wait else {
-        return out;
-    };
     let held = |h: &Holder, how: &str| {
         let place = if h.func.is_empty() {
             String::new()
@@ -245,6 +253,100 @@ fn cycle(st: &State) -> Option<Vec<Gid>> {
         }
     }
     None
+}
+
+/// The lock (or `Once`) `g` waits for, if it waits for one: blocked on it, or kept
+/// back from trying it while it is held (`State::open`, dpor's rule). The goroutines
+/// `edges_of` gives are then the only ones that can end its wait, as the holders (Go
+/// lets any goroutine unlock a mutex; stalemate counts on the one that locked it, as
+/// programs do in practice).
+fn lock_wait(st: &State, g: Gid) -> Option<Wait> {
+    let gor = &st.gors[g];
+    match (gor.status, &gor.wait, gor.pending) {
+        (
+            Status::Blocked,
+            Some(w @ (Wait::Lock(_) | Wait::RLock(_) | Wait::WLock(_) | Wait::Once(_))),
+            _,
+        ) => Some(w.clone()),
+        (Status::Running | Status::Turn, None, Some(Pending::Lock(o))) if !st.open(g) => {
+            Some(match st.objs[o].kind {
+                ObjKind::RwMutex { .. } => Wait::WLock(o),
+                _ => Wait::Lock(o),
+            })
+        }
+        _ => None,
+    }
+}
+
+/// The first cycle of goroutines each waiting for a lock the next one holds.
+fn lock_cycle(st: &State) -> Option<Vec<(Gid, Wait)>> {
+    let waits: Vec<Option<Wait>> = (0..st.gors.len()).map(|g| lock_wait(st, g)).collect();
+    let next = |g: Gid| -> Vec<(Gid, String)> {
+        waits[g].as_ref().map_or(Vec::new(), |w| edges_of(st, g, w))
+    };
+    for start in (0..st.gors.len()).filter(|&g| waits[g].is_some()) {
+        let mut path = vec![start];
+        let mut iters = vec![next(start).into_iter()];
+        while let Some(it) = iters.last_mut() {
+            match it.next() {
+                Some((n, _)) if n == start => {
+                    return Some(
+                        path.iter()
+                            .map(|&g| (g, waits[g].clone().unwrap()))
+                            .collect(),
+                    );
+                }
+                Some((n, _)) if waits[n].is_some() && n > start && !path.contains(&n) => {
+                    path.push(n);
+                    iters.push(next(n).into_iter());
+                }
+                Some(_) => {}
+                None => {
+                    iters.pop();
+                    path.pop();
+                }
+            }
+        }
+    }
+    None
+}
+
+/// The finding an execution cut at its step bound shows, if any: goroutines that wait
+/// in a cycle of locks (each for one the next holds) wait forever whatever the
+/// goroutines still running do, so that cycle is a `deadlock` although Go's runtime,
+/// seeing others run, says nothing and hangs them.
+pub(super) fn at_cut(st: &mut State) -> Option<Violation> {
+    let c = lock_cycle(st)?;
+    // The goroutines kept back wait as if they had tried: the report says so.
+    for (g, w) in &c {
+        if st.gors[*g].status != Status::Blocked {
+            st.gors[*g].status = Status::Blocked;
+            st.gors[*g].wait = Some(w.clone());
+        }
+    }
+    let c: Vec<Gid> = c.into_iter().map(|(g, _)| g).collect();
+    let stuck: Vec<Gid> = (0..st.gors.len())
+        .filter(|&g| matches!(st.gors[g].status, Status::Blocked | Status::Joining))
+        .collect();
+    let names: Vec<&str> = c.iter().map(|&g| st.name(g)).collect();
+    let detail = match names.as_slice() {
+        [one] => format!("{one} waits for a lock it holds itself"),
+        _ => format!(
+            "{} wait for each other in a cycle of locks",
+            names.join(", ")
+        ),
+    };
+    let mut v = Violation::new(
+        Property::Deadlock,
+        format!(
+            "{detail}, while other goroutines run on (the execution was cut at its step bound, {} steps)",
+            st.max_steps
+        ),
+    );
+    v.cycle = c.iter().map(|&g| line(st, g)).collect();
+    v.blocked = stuck.iter().map(|&g| line(st, g)).collect();
+    v.graph = Some(Box::new(graph(st, &stuck, &c)));
+    Some(v)
 }
 
 /// The wait-for graph of the stuck goroutines: each goroutine → the objects it waits

@@ -12,7 +12,7 @@ mod state;
 
 pub use crate::verdict::Fault;
 pub(crate) use state::*;
-pub use state::{TimeMode, Turn};
+pub use state::{AtMaxSteps, TimeMode, Turn};
 
 use crate::engine::{self, Kind, Point};
 use crate::verdict::{Property, Violation};
@@ -41,6 +41,7 @@ pub(crate) enum Attempt<R> {
 
 pub(crate) struct Options {
     pub max_steps: usize,
+    pub at_max_steps: AtMaxSteps,
     /// Report unordered accesses to plain variables as `data-race`.
     pub check_races: bool,
     /// Replay: the goroutine that takes each step, in order, and the cases it chose.
@@ -79,6 +80,8 @@ pub(crate) struct Execution {
     pub regroup: bool,
     /// Cut short: equivalent to an execution explored already (see `World::prune`).
     pub pruned: bool,
+    /// Cut at the step bound with no finding (`AtMaxSteps::Cut`).
+    pub cut: bool,
     /// A census's clean execution: the fingerprint of its last state (`print`).
     pub end: Option<u128>,
 }
@@ -557,6 +560,19 @@ impl World {
         ));
     }
 
+    /// The running goroutine ran past a bound between two steps (a kernel's statement
+    /// count): the execution is cut or fails, as at the step bound (`State::at_bound`).
+    pub(crate) fn past_bound(&self, message: String) -> ! {
+        if let Some(f) = &self.fate {
+            self.flush();
+            f.touch();
+        }
+        let mut st = self.lock();
+        st.at_bound(message);
+        drop(st);
+        unwind();
+    }
+
     /// Fails the execution as a crash of the model (not a finding).
     pub(crate) fn crash(&self, message: String) -> ! {
         let me = self.me();
@@ -827,6 +843,7 @@ impl World {
         let end = (self.census && self.prints && !st.aborted)
             .then(|| st.fingerprint())
             .flatten();
+        let cut = st.cut && st.violation.is_none();
         Execution {
             end,
             violation: st.violation.take(),
@@ -839,6 +856,7 @@ impl World {
             joint: std::mem::take(&mut st.joint),
             regroup: st.regroup,
             pruned: st.pruned,
+            cut,
         }
     }
 

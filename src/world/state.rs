@@ -56,6 +56,35 @@ impl TimeMode {
     }
 }
 
+/// What an execution that reaches `max_steps` becomes (shuttle's `MaxSteps`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum AtMaxSteps {
+    /// Cut there with no verdict, and the search goes on (`ContinueAfter`). A finding
+    /// at the cut needs evidence (`detect::at_cut`); a search that cut any execution
+    /// is never a proof.
+    #[default]
+    Cut,
+    /// Fail with `violation:step-bound` (`FailAfter`): for a model whose executions
+    /// must end.
+    Fail,
+}
+
+impl AtMaxSteps {
+    pub const ALL: [AtMaxSteps; 2] = [AtMaxSteps::Cut, AtMaxSteps::Fail];
+
+    /// The name used in scenario files (`[bounds] at_max_steps`).
+    pub fn key(self) -> &'static str {
+        match self {
+            AtMaxSteps::Cut => "cut",
+            AtMaxSteps::Fail => "fail",
+        }
+    }
+
+    pub fn from_key(key: &str) -> Option<AtMaxSteps> {
+        AtMaxSteps::ALL.into_iter().find(|m| m.key() == key)
+    }
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Dir {
     Send,
@@ -421,6 +450,9 @@ pub(crate) struct State {
     pub violation: Option<Violation>,
     pub aborted: bool,
     pub max_steps: usize,
+    pub at_max_steps: AtMaxSteps,
+    /// The execution reached `max_steps` and was cut (`AtMaxSteps::Cut`).
+    pub cut: bool,
     pub check_races: bool,
     pub replay: Option<Vec<Turn>>,
     /// The case chosen by the step being taken, for `record`.
@@ -487,6 +519,8 @@ impl State {
             violation: None,
             aborted: false,
             max_steps: opts.max_steps,
+            at_max_steps: opts.at_max_steps,
+            cut: false,
             check_races: opts.check_races,
             replay: opts.replay,
             chosen: None,
@@ -979,13 +1013,33 @@ impl State {
                 "the execution reached the step bound ({} steps): a livelock, or a bound too small for the model",
                 self.max_steps
             );
-            self.fail(Violation::new(Property::StepBound, msg));
+            self.at_bound(msg);
             return;
         }
         if let Some(g) = self.replayed(self.trace.len()).map(|t| t.gid)
             && self.gors.get(g).is_some_and(|x| x.status == Status::Turn)
         {
             self.wake(g);
+        }
+    }
+
+    /// The execution reached its bound (`message` says which): fails it
+    /// (`AtMaxSteps::Fail`), or cuts it, with a finding only where the state at the cut
+    /// is evidence of one (`detect::at_cut`).
+    pub(crate) fn at_bound(&mut self, message: String) {
+        if self.aborted {
+            return;
+        }
+        if self.at_max_steps == AtMaxSteps::Fail {
+            self.fail(Violation::new(Property::StepBound, message));
+            return;
+        }
+        match super::detect::at_cut(self) {
+            Some(v) => self.fail(v),
+            None => {
+                self.cut = true;
+                self.abort();
+            }
         }
     }
 

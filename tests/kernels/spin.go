@@ -1,4 +1,4 @@
-// A loop with no Go operation in it: the statement bound ends it.
+// A loop with no Go operation in it: the statement bound cuts it.
 package main
 
 func main() {

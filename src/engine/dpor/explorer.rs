@@ -281,7 +281,11 @@ fn choices_compatible(a: &[u32], a_complete: bool, b: &[u32], b_complete: bool) 
 }
 
 /// A node of a wakeup tree: the event it stands for, and its ordered children.
-#[derive(Clone, Debug, PartialEq)]
+///
+/// A wakeup sequence is a chain as long as the execution it came from (thousands of
+/// events when one is cut at its step bound): every walk over nodes (drop, clone,
+/// compare, insert) is a loop, never a recursion that the chain's length could
+/// overflow the stack with.
 struct WuNode {
     ev: Event,
     children: Vec<WuNode>,
@@ -293,6 +297,79 @@ impl WuNode {
             ev,
             children: Vec::new(),
         }
+    }
+
+    /// Its event and its children, taken out of it.
+    fn split(mut self) -> (Event, Vec<WuNode>) {
+        let children = std::mem::take(&mut self.children);
+        let ev = std::mem::replace(
+            &mut self.ev,
+            Event {
+                tid: 0,
+                accesses: Accesses::new(),
+                choices: Vec::new(),
+                complete: false,
+            },
+        );
+        (ev, children)
+    }
+}
+
+impl Drop for WuNode {
+    fn drop(&mut self) {
+        let mut stack = std::mem::take(&mut self.children);
+        while let Some(mut n) = stack.pop() {
+            stack.append(&mut n.children);
+        }
+    }
+}
+
+impl Clone for WuNode {
+    fn clone(&self) -> Self {
+        enum Op<'a> {
+            Visit(&'a WuNode),
+            Build(&'a WuNode),
+        }
+        let mut ops = vec![Op::Visit(self)];
+        let mut built: Vec<WuNode> = Vec::new();
+        while let Some(op) = ops.pop() {
+            match op {
+                Op::Visit(n) => {
+                    ops.push(Op::Build(n));
+                    ops.extend(n.children.iter().rev().map(Op::Visit));
+                }
+                Op::Build(n) => {
+                    let children = built.split_off(built.len() - n.children.len());
+                    built.push(WuNode {
+                        ev: n.ev.clone(),
+                        children,
+                    });
+                }
+            }
+        }
+        built.pop().expect("the root is built last")
+    }
+}
+
+impl PartialEq for WuNode {
+    fn eq(&self, other: &Self) -> bool {
+        let mut stack = vec![(self, other)];
+        while let Some((a, b)) = stack.pop() {
+            if a.ev != b.ev || a.children.len() != b.children.len() {
+                return false;
+            }
+            stack.extend(a.children.iter().zip(&b.children));
+        }
+        true
+    }
+}
+
+impl std::fmt::Debug for WuNode {
+    /// Its root-to-leaf sequences.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let mut paths = Vec::new();
+        leaf_paths(self, &mut Vec::new(), &mut paths);
+        f.debug_list().entries(paths.iter()).finish()
     }
 }
 
@@ -1915,9 +1992,9 @@ fn advance(top: &mut Level) -> bool {
 
 fn take_next(lvl: &mut Level) -> bool {
     if !lvl.pending.is_empty() {
-        let node = lvl.pending.remove(0);
-        lvl.carry = node.children;
-        lvl.cur = Some(node.ev);
+        let (ev, children) = lvl.pending.remove(0).split();
+        lvl.carry = children;
+        lvl.cur = Some(ev);
         lvl.ev = None;
         return true;
     }
@@ -1963,61 +2040,74 @@ fn graft(from: &[WuNode], into: &mut Vec<WuNode>) {
 
 /// Every root-to-leaf sequence of the wakeup subtree at `node`, each after `path`.
 fn leaf_paths(node: &WuNode, path: &mut Vec<Event>, out: &mut Vec<Vec<Event>>) {
-    path.push(node.ev.clone());
-    if node.children.is_empty() {
-        out.push(path.clone());
+    let base = path.len();
+    let mut stack = vec![(node, base)];
+    while let Some((n, depth)) = stack.pop() {
+        path.truncate(depth);
+        path.push(n.ev.clone());
+        if n.children.is_empty() {
+            out.push(path.clone());
+        }
+        stack.extend(n.children.iter().rev().map(|c| (c, depth + 1)));
     }
-    for c in &node.children {
-        leaf_paths(c, path, out);
-    }
-    path.pop();
+    path.truncate(base);
 }
 
-fn insert_list(list: &mut Vec<WuNode>, mut w: Vec<Event>, active: Option<Tid>) -> bool {
-    if w.is_empty() {
-        return false;
-    }
-    for c in list.iter_mut() {
-        if let Some(r) = weak_initial(
-            c.ev.tid,
-            &c.ev.accesses,
-            Some((&c.ev.choices, c.ev.complete)),
-            &w,
-        ) {
-            if let Some(k) = r {
-                if !c.ev.complete && (w[k].complete || w[k].choices.len() > c.ev.choices.len()) {
-                    c.ev.choices = w[k].choices.clone();
-                    c.ev.complete = w[k].complete;
+fn insert_list(mut list: &mut Vec<WuNode>, mut w: Vec<Event>, mut active: Option<Tid>) -> bool {
+    loop {
+        if w.is_empty() {
+            return false;
+        }
+        let mut below = None;
+        for (i, c) in list.iter_mut().enumerate() {
+            if let Some(r) = weak_initial(
+                c.ev.tid,
+                &c.ev.accesses,
+                Some((&c.ev.choices, c.ev.complete)),
+                &w,
+            ) {
+                if let Some(k) = r {
+                    if !c.ev.complete && (w[k].complete || w[k].choices.len() > c.ev.choices.len())
+                    {
+                        c.ev.choices = w[k].choices.clone();
+                        c.ev.complete = w[k].complete;
+                    }
+                    w.remove(k);
                 }
-                w.remove(k);
+                below = Some(i);
+                break;
             }
-            // The rest of w goes below c, a leaf too. Optimal DPOR drops w at a leaf
-            // that begins like it (a weak prefix), counting on the leaf's exploration
-            // to reach it; that failed where a goroutine asleep below the leaf had
-            // made this insertion from its own branch, and each counted on the other
-            // (`a_sequence_a_branch_begins_is_still_followed`).
-            return insert_list(&mut c.children, w, None);
         }
-    }
-    // New branch: the chain w.
-    let mut chain: Option<WuNode> = None;
-    for e in w.into_iter().rev() {
-        let mut node = WuNode::leaf(e);
-        if let Some(c) = chain.take() {
-            node.children.push(c);
+        // The rest of w goes below c, a leaf too. Optimal DPOR drops w at a leaf that
+        // begins like it (a weak prefix), counting on the leaf's exploration to reach
+        // it; that failed where a goroutine asleep below the leaf had made this
+        // insertion from its own branch, and each counted on the other
+        // (`a_sequence_a_branch_begins_is_still_followed`).
+        if let Some(i) = below {
+            list = &mut list[i].children;
+            active = None;
+            continue;
         }
-        chain = Some(node);
+        // New branch: the chain w.
+        let mut chain: Option<WuNode> = None;
+        for e in w.into_iter().rev() {
+            let mut node = WuNode::leaf(e);
+            if let Some(c) = chain.take() {
+                node.children.push(c);
+            }
+            chain = Some(node);
+        }
+        let chain = chain.expect("w is not empty");
+        let t = chain.ev.tid;
+        if active == Some(t) {
+            list.insert(0, chain);
+        } else if let Some(p) = list.iter().rposition(|c| c.ev.tid == t) {
+            list.insert(p + 1, chain);
+        } else {
+            list.push(chain);
+        }
+        return true;
     }
-    let chain = chain.unwrap();
-    let t = chain.ev.tid;
-    if active == Some(t) {
-        list.insert(0, chain);
-    } else if let Some(p) = list.iter().rposition(|c| c.ev.tid == t) {
-        list.insert(p + 1, chain);
-    } else {
-        list.push(chain);
-    }
-    true
 }
 
 /// What a goroutine asleep where a wakeup sequence goes must do to cover it.

@@ -28,6 +28,8 @@ struct Shared {
     found: Mutex<BTreeMap<u64, (u64, u64)>>,
     /// Body numbers, unique across threads.
     bodies: AtomicU64,
+    /// Counted executions cut at the step bound.
+    cuts: AtomicU64,
     /// Executions started, for the budget.
     started: Arc<AtomicU64>,
 }
@@ -187,6 +189,7 @@ pub(crate) fn explore(
     let runs = lock(&shared.runs);
     let best = shared.best.load(SeqCst);
     let mut explored = Explored::new(runs.values().sum(), Stop::Exhausted);
+    explored.cut = shared.cuts.load(SeqCst);
     if let Some(&(at, body_no)) = lock(&shared.found).get(&best) {
         explored.executions = runs.range(..best).map(|(_, n)| n).sum::<u64>() + at;
         explored.stop = Stop::Found;
@@ -219,11 +222,15 @@ fn worker(shared: &Arc<Shared>, part: Part, split: u32, budget: &Budget, body: B
     let counted: Body = Arc::new(move |_| {
         let i = sh.bodies.fetch_add(1, SeqCst) + 1;
         let found = body(i);
+        let cut = crate::engine::take_cut_run();
         // A unit left to another thread is run up to its start only; one that ended
         // above every unit is run whole, and its finding is its taker's to report.
         let Some((unit, at)) = super::settle() else {
             return false;
         };
+        if cut {
+            sh.cuts.fetch_add(1, SeqCst);
+        }
         let mut runs = lock(&sh.runs);
         let n = runs.entry(unit).or_insert(0);
         *n = (*n).max(at);

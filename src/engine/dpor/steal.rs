@@ -58,6 +58,10 @@ struct Pool {
     next: AtomicU64,
     /// Body numbers, unique across threads.
     bodies: Arc<AtomicU64>,
+    /// Executions cut at the step bound, a cancelled subtree's included (so a cut
+    /// may be counted that the exploration's count leaves out: never a proof lost
+    /// to one, at worst one more search said to be cut).
+    cuts: Arc<AtomicU64>,
     budget: Budget,
     body: Body,
     started: Arc<AtomicU64>,
@@ -148,6 +152,7 @@ pub(crate) fn explore(jobs: usize, budget: &Budget, body: Body) -> Result<Explor
         over: AtomicBool::new(false),
         next: AtomicU64::new(0),
         bodies: Arc::default(),
+        cuts: Arc::default(),
         budget: budget.clone(),
         body,
         started: Arc::new(AtomicU64::new(0)),
@@ -178,10 +183,14 @@ pub(crate) fn explore(jobs: usize, budget: &Budget, body: Body) -> Result<Explor
         h = pool.left.wait(h).unwrap_or_else(|p| p.into_inner());
     }
     drop(h);
-    lock(&pool.desk)
+    let mut r = lock(&pool.desk)
         .result
         .take()
-        .unwrap_or_else(|| Err("a dpor thread panicked".into()))
+        .unwrap_or_else(|| Err("a dpor thread panicked".into()));
+    if let Ok(e) = &mut r {
+        e.cut = pool.cuts.load(SeqCst).min(e.executions);
+    }
+    r
 }
 
 /// Joins an exploration under way that this thread has not joined yet (`joined`
@@ -251,10 +260,13 @@ fn run(pool: &Arc<Pool>, job: Job) -> Option<Job> {
         pool: pool.clone(),
         me: ticket,
     })));
-    let (body, bodies) = (pool.body.clone(), pool.bodies.clone());
+    let (body, bodies, cuts) = (pool.body.clone(), pool.bodies.clone(), pool.cuts.clone());
     let counted: Body = Arc::new(move |_| {
         let i = bodies.fetch_add(1, SeqCst) + 1;
         let found = body(i);
+        if crate::engine::take_cut_run() {
+            cuts.fetch_add(1, SeqCst);
+        }
         if found {
             FOUND.with(|f| f.set(Some(i)));
         }

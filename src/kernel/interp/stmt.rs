@@ -28,9 +28,7 @@ impl<'a> I<'a> {
         let n = self.rt.statements.fetch_add(1, Ordering::Relaxed);
         let bound = self.rt.statement_bound;
         if n >= bound {
-            self.go.check("step-bound", false, || {
-                format!("the kernel ran {bound} statements in one execution ({STATEMENTS_PER_STEP} per step of max_steps): a loop with no Go operation in it, or a bound too small")
-            });
+            self.go.past_bound(format!("the kernel ran {bound} statements in one execution ({STATEMENTS_PER_STEP} per step of max_steps): a loop with no Go operation in it, or a bound too small"));
         }
     }
 
