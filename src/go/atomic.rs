@@ -122,6 +122,11 @@ fn on_location(st: &mut State, me: usize, at: Option<&Plain>, hb: Hb) -> Option<
 }
 
 impl Atomic {
+    /// Its object's number in the world.
+    pub(crate) fn oid(&self) -> usize {
+        self.o.id
+    }
+
     /// A copy of the atomic, as Go copies one (`Go::copy_object`).
     pub(crate) fn copied(&self, go: &Go) -> Atomic {
         Atomic {

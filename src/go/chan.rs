@@ -19,6 +19,13 @@ pub struct Chan<T> {
     _t: PhantomData<fn(T) -> T>,
 }
 
+impl<T> Chan<T> {
+    /// Its object's number in the world.
+    pub(crate) fn oid(&self) -> usize {
+        self.o.id
+    }
+}
+
 impl<T> Clone for Chan<T> {
     fn clone(&self) -> Self {
         Chan {

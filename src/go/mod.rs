@@ -73,8 +73,24 @@ impl Go {
 
     /// `go f()`: starts a named goroutine.
     pub fn go(&self, name: &str, f: impl FnOnce(Go) + Send + 'static) {
+        self.go_id(name, f);
+    }
+
+    /// `go`, returning the new goroutine's number.
+    pub(crate) fn go_id(&self, name: &str, f: impl FnOnce(Go) + Send + 'static) -> usize {
         let g = self.clone();
-        self.w.go(name, Box::new(move || f(g)));
+        self.w.go(name, Box::new(move || f(g)))
+    }
+
+    /// A goroutine of the library's own holds these objects (and nothing else the
+    /// model made): what it reaches, for the leak rule (`State::holds`).
+    pub(crate) fn holds(&self, g: usize, objs: Vec<usize>) {
+        self.w.lock().holds.insert(g, objs);
+    }
+
+    /// Tells the world what the model's goroutines reach (`State::reach`).
+    pub(crate) fn set_reach(&self, r: crate::world::Reach) {
+        self.w.lock().reach = Some(r);
     }
 
     /// Marks the model function the goroutine is in until the guard drops; reports

@@ -84,12 +84,20 @@ impl Mutex {
     pub(crate) fn copied(&self, go: &Go) -> Mutex {
         Mutex(go.copy_object(&self.0).expect("a mutex"))
     }
+    /// Its object's number in the world (what a goroutine reaches: `State::reach`).
+    pub(crate) fn oid(&self) -> usize {
+        self.0.id
+    }
 }
 
 impl RwMutex {
     /// A copy of the RWMutex, as Go copies one (`Go::copy_object`).
     pub(crate) fn copied(&self, go: &Go) -> RwMutex {
         RwMutex(go.copy_object(&self.0).expect("an RWMutex"))
+    }
+    /// Its object's number in the world (what a goroutine reaches: `State::reach`).
+    pub(crate) fn oid(&self) -> usize {
+        self.0.id
     }
 }
 
@@ -98,12 +106,20 @@ impl WaitGroup {
     pub(crate) fn copied(&self, go: &Go) -> WaitGroup {
         WaitGroup(go.copy_object(&self.0).expect("a WaitGroup"))
     }
+    /// Its object's number in the world (what a goroutine reaches: `State::reach`).
+    pub(crate) fn oid(&self) -> usize {
+        self.0.id
+    }
 }
 
 impl Once {
     /// A copy of the Once, as Go copies one (`Go::copy_object`).
     pub(crate) fn copied(&self, go: &Go) -> Once {
         Once(go.copy_object(&self.0).expect("a Once"))
+    }
+    /// Its object's number in the world (what a goroutine reaches: `State::reach`).
+    pub(crate) fn oid(&self) -> usize {
+        self.0.id
     }
 }
 
@@ -636,6 +652,11 @@ fn cond_state(st: &mut State, o: usize) -> (&mut VecDeque<Gid>, &mut BTreeSet<Gi
 }
 
 impl Cond {
+    /// Its object's number in the world.
+    pub(crate) fn oid(&self) -> usize {
+        self.o.id
+    }
+
     /// `c.L`: the locker.
     pub fn locker(&self) -> &Locker {
         &self.l

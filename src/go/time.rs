@@ -81,10 +81,11 @@ impl Go {
             return c;
         }
         let fire = c.clone();
-        self.go(&format!("timer {name}"), move |go| {
+        let g = self.go_id(&format!("timer {name}"), move |go| {
             go.sleep(d);
             fire.try_send(());
         });
+        self.holds(g, vec![c.o.id]);
         c
     }
 
@@ -138,7 +139,8 @@ impl Go {
     fn ticking(&self, name: &str, c: &Chan<()>, d: Duration, fires: usize) -> Chan<()> {
         let stop = self.chan::<()>(&format!("{name}.stop"), 0);
         let (tick, halt) = (c.clone(), stop.clone());
-        self.go(&format!("ticker {name}"), move |go| {
+        let held = vec![c.o.id, stop.o.id];
+        let g = self.go_id(&format!("ticker {name}"), move |go| {
             for _ in 0..fires {
                 go.sleep(d);
                 let stopped = go.select().recv(&halt).default().wait();
@@ -148,6 +150,7 @@ impl Go {
                 tick.try_send(());
             }
         });
+        self.holds(g, held);
         stop
     }
 }
@@ -192,7 +195,8 @@ impl Timer {
             Some(_) => format!("time.AfterFunc {}", self.name),
             None => format!("timer {}", self.name),
         };
-        self.go.go(&who, move |go| {
+        let timer = func.is_none();
+        let g = self.go.go_id(&who, move |go| {
             go.sleep(d);
             let tick = func.is_none();
             let fired = go.w.op(&[&*c.o], |st, _| {
@@ -209,6 +213,10 @@ impl Timer {
                 f(&go);
             }
         });
+        // An `AfterFunc`'s function holds what the model gave it: unknown here.
+        if timer {
+            self.go.holds(g, vec![o]);
+        }
     }
 
     /// Takes the timer off the schedule; true if it was on it (it had not fired).

@@ -12,6 +12,7 @@ mod check;
 mod interp;
 pub mod library;
 mod parse;
+mod reach;
 mod value;
 
 use crate::explore::ModelFn;
@@ -275,7 +276,6 @@ pub fn build(k: &'static Kernel, params: &Params) -> ModelFn {
             params: params.clone(),
             globals: Env::new(None),
             next_g: AtomicUsize::new(2),
-            statements: AtomicUsize::new(0),
             statement_bound: go.step_bound().saturating_mul(interp::STATEMENTS_PER_STEP),
             canceled: Value::Error(Arc::from("context canceled")),
             eof: Value::Error(Arc::from("EOF")),
@@ -289,7 +289,15 @@ pub fn build(k: &'static Kernel, params: &Params) -> ModelFn {
                 .then(|| go.atomic("sync/atomic", 0)),
             mem: go.checks_races().then(Default::default),
             ids: Default::default(),
+            roots: Default::default(),
         });
+        // The world asks what goroutines reach at a cut (Go's leak rule); weakly, as
+        // the world outlives nothing of the kernel's.
+        let weak = Arc::downgrade(&rt);
+        go.set_reach(Arc::new(move |gs, extra| {
+            let rt = weak.upgrade()?;
+            rt.roots.reach(&rt.globals, gs, extra)
+        }));
         let i = I::new(&rt, go);
         if let Err(p) = init(&i, &rt) {
             go.check("panic", false, || {

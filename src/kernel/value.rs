@@ -221,11 +221,20 @@ pub struct Ctx {
 
 /// A lexical scope.
 #[derive(Clone)]
-pub struct Env(Arc<Scope>);
+pub struct Env(pub(super) Arc<Scope>);
 
 pub struct Scope {
-    vars: Mutex<Vec<(String, Cell)>>,
-    parent: Option<Env>,
+    pub(super) vars: Mutex<Vec<(String, Cell)>>,
+    pub(super) parent: Option<Env>,
+}
+
+/// A scope that does not keep it alive (`kernel::reach`).
+pub struct WeakEnv(std::sync::Weak<Scope>);
+
+impl WeakEnv {
+    pub fn upgrade(&self) -> Option<Env> {
+        self.0.upgrade().map(Env)
+    }
 }
 
 impl Env {
@@ -234,6 +243,15 @@ impl Env {
             vars: Mutex::new(Vec::new()),
             parent: parent.cloned(),
         }))
+    }
+
+    pub fn weak(&self) -> WeakEnv {
+        WeakEnv(Arc::downgrade(&self.0))
+    }
+
+    /// Its address: one scope's identity.
+    pub fn addr(&self) -> usize {
+        Arc::as_ptr(&self.0) as usize
     }
 
     pub fn define(&self, name: &str, v: Value) -> Cell {

@@ -95,7 +95,7 @@ fn edges_of(st: &State, g: Gid, wait: &Wait) -> Vec<(Gid, String)> {
                 out.push((*r, format!("{} (running the Once's function)", st.name(*r))));
             }
         }
-        Wait::Group(_) | Wait::Sleep(_) | Wait::Poll(_) => {}
+        Wait::Group(_) | Wait::Sleep(_) | Wait::Poll(_) | Wait::Bound => {}
         Wait::Cond(o) => {
             if let ObjKind::Cond { signallers, .. } = &st.objs[*o].kind {
                 for &p in signallers {
@@ -134,6 +134,7 @@ fn what(st: &State, w: &Wait) -> String {
         Wait::Once(o) => format!("Once {}", st.oname(*o)),
         Wait::Cond(o) => format!("Cond {}", st.oname(*o)),
         Wait::Sleep(d) => format!("the clock to reach {d:?}"),
+        Wait::Bound => "nothing: it was cut at its step bound, and would run on".to_string(),
         Wait::Poll(site) => format!(
             "a change to what it polls in the loop at {site} (its last round read the same and changed nothing)"
         ),
@@ -311,11 +312,124 @@ fn lock_cycle(st: &State) -> Option<Vec<(Gid, Wait)>> {
     None
 }
 
-/// The finding an execution cut at its step bound shows, if any: goroutines that wait
-/// in a cycle of locks (each for one the next holds) wait forever whatever the
-/// goroutines still running do, so that cycle is a `deadlock` although Go's runtime,
-/// seeing others run, says nothing and hangs them.
+/// The finding an execution cut at its step bound shows, if any, whatever the
+/// goroutines still running go on to do: goroutines that wait in a cycle of locks
+/// (each for one the next holds) are a `deadlock`, although Go's runtime, seeing
+/// others run, says nothing and hangs them; goroutines blocked on what nothing that
+/// can run reaches are a `leak` (`leaked`).
 pub(super) fn at_cut(st: &mut State) -> Option<Violation> {
+    if let Some(v) = lock_deadlock(st) {
+        return Some(v);
+    }
+    let leaked = leaked(st)?;
+    let stuck: Vec<Gid> = (0..st.gors.len())
+        .filter(|&g| matches!(st.gors[g].status, Status::Blocked | Status::Joining))
+        .collect();
+    let names: Vec<&str> = leaked.iter().map(|&g| st.name(g)).collect();
+    let mut v = Violation::new(
+        Property::Leak,
+        format!(
+            "{} {} blocked forever: no goroutine that can still run reaches what {} on (the execution was cut at its step bound, {} steps, with others running on)",
+            names.join(", "),
+            if names.len() == 1 { "stays" } else { "stay" },
+            if names.len() == 1 {
+                "it waits"
+            } else {
+                "they wait"
+            },
+            st.max_steps
+        ),
+    );
+    v.blocked = leaked.iter().map(|&g| line(st, g)).collect();
+    v.graph = Some(Box::new(graph(st, &stuck, &[])));
+    Some(v)
+}
+
+/// The objects a blocked goroutine waits on, for `leaked`: `None` if its wait ends
+/// by itself (a sleep, a poll, a timer's channel: the clock goes on).
+fn waits_on(st: &State, g: Gid) -> Option<Vec<Oid>> {
+    let clock = |o: Oid| st.timers.iter().any(|t| t.1 == o) || st.armed.iter().any(|t| t.0 == o);
+    match st.gors[g].wait.as_ref()? {
+        Wait::Lock(o) | Wait::RLock(o) | Wait::WLock(o) => Some(vec![*o]),
+        Wait::Group(o) | Wait::Once(o) | Wait::Cond(o) => Some(vec![*o]),
+        Wait::Sleep(_) | Wait::Poll(_) | Wait::Bound => None,
+        Wait::Chan(cases) => {
+            if cases.iter().any(|(o, _)| clock(*o)) {
+                return None;
+            }
+            // A nil channel is never ready: no one reaches it.
+            let nil = |o: Oid| matches!(&st.objs[o].kind, ObjKind::Chan(c) if c.nil);
+            Some(cases.iter().map(|c| c.0).filter(|&o| !nil(o)).collect())
+        }
+    }
+}
+
+/// Go's goroutine leak rule (Go 1.26's `goroutineleak` profile), at a cut: a goroutine
+/// blocked on a primitive that no goroutine that can still run reaches is leaked. The
+/// goroutines that can run are the roots; one blocked on what they reach may be woken,
+/// so it is one too, until nothing changes. Needs what the model's code reaches
+/// (`State::reach`, a kernel's); `None` without it, or if a goroutine that runs is one
+/// neither it nor the library knows (an `AfterFunc` not yet fired).
+fn leaked(st: &State) -> Option<Vec<Gid>> {
+    let reach = st.reach.clone()?;
+    let mut waiting: Vec<(Gid, Vec<Oid>)> = Vec::new();
+    let mut roots: Vec<Gid> = Vec::new();
+    for g in 0..st.gors.len() {
+        match st.gors[g].status {
+            // Main has returned (or is the one taking this step and running): its
+            // stack holds nothing past its return.
+            Status::Done | Status::Joining => {}
+            Status::Blocked => match waits_on(st, g) {
+                Some(objs) => waiting.push((g, objs)),
+                None => roots.push(g),
+            },
+            Status::Running | Status::Turn => match lock_wait(st, g) {
+                Some(Wait::Lock(o) | Wait::WLock(o)) => waiting.push((g, vec![o])),
+                _ => roots.push(g),
+            },
+        }
+    }
+    if waiting.is_empty() {
+        return None;
+    }
+    let bufs: Vec<&(dyn std::any::Any + Send)> = st
+        .objs
+        .iter()
+        .filter_map(|o| match &o.kind {
+            ObjKind::Chan(c) => Some(c.buf.iter().map(|v| &*v.v)),
+            _ => None,
+        })
+        .flatten()
+        .collect();
+    loop {
+        let (mut seen, known) = reach(&roots, &bufs)?;
+        for &g in &roots {
+            match st.holds.get(&g) {
+                Some(h) => seen.extend(h),
+                None if known.contains(&g) => {}
+                None => return None,
+            }
+        }
+        let seen: std::collections::BTreeSet<Oid> = seen.into_iter().collect();
+        let before = waiting.len();
+        waiting.retain(|(g, objs)| {
+            let woken = objs.iter().any(|o| seen.contains(o));
+            if woken {
+                roots.push(*g);
+            }
+            !woken
+        });
+        if waiting.is_empty() {
+            return None;
+        }
+        if waiting.len() == before {
+            return Some(waiting.into_iter().map(|w| w.0).collect());
+        }
+    }
+}
+
+/// Goroutines waiting in a cycle of locks.
+fn lock_deadlock(st: &mut State) -> Option<Violation> {
     let c = lock_cycle(st)?;
     // The goroutines kept back wait as if they had tried: the report says so.
     for (g, w) in &c {
@@ -367,7 +481,7 @@ fn graph(st: &State, stuck: &[Gid], cyc: &[Gid]) -> WaitGraph {
             Wait::Group(o) => vec![(*o, "WaitGroup.Wait")],
             Wait::Once(o) => vec![(*o, "Once.Do")],
             Wait::Cond(o) => vec![(*o, "Cond.Wait")],
-            Wait::Sleep(_) | Wait::Poll(_) => Vec::new(),
+            Wait::Sleep(_) | Wait::Poll(_) | Wait::Bound => Vec::new(),
             Wait::Chan(cases) => cases
                 .iter()
                 .map(|(o, d)| (*o, if *d == Dir::Send { "send" } else { "receive" }))

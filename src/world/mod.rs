@@ -365,7 +365,16 @@ impl World {
             st.observed = 0;
             st.hb = state::Hb::Sync;
             st.hb_only = None;
-            match attempt(&mut st, me) {
+            // A goroutine past its step bound parks for good instead (a step of its own,
+            // so that a replay parks it where the execution did).
+            let bound = st.gors[me].steps >= st.max_steps;
+            let tried = if bound {
+                let text = say!(st, "is cut at its step bound ({} steps)", st.max_steps);
+                Attempt::Block(Wait::Bound, text)
+            } else {
+                attempt(&mut st, me)
+            };
+            match tried {
                 Attempt::Done(r, text) => {
                     st.gors[me].pending = None;
                     let seen = std::mem::take(&mut st.observed);
@@ -384,6 +393,7 @@ impl World {
                     }
                     st.sync_handoffs();
                     st.record(me, text);
+                    st.completed(me);
                     let aborted = st.aborted;
                     let withdrawn = std::mem::take(&mut st.withdrawn);
                     drop(st);
@@ -561,16 +571,24 @@ impl World {
     }
 
     /// The running goroutine ran past a bound between two steps (a kernel's statement
-    /// count): the execution is cut or fails, as at the step bound (`State::at_bound`).
+    /// count): it fails the execution (`AtMaxSteps::Fail`), or parks for good as at
+    /// its step bound.
     pub(crate) fn past_bound(&self, message: String) -> ! {
-        if let Some(f) = &self.fate {
-            self.flush();
-            f.touch();
+        if self.lock().at_max_steps == AtMaxSteps::Fail {
+            if let Some(f) = &self.fate {
+                self.flush();
+                f.touch();
+            }
+            let mut st = self.lock();
+            st.fail(Violation::new(Property::StepBound, message));
+            drop(st);
+            unwind();
         }
-        let mut st = self.lock();
-        st.at_bound(message);
-        drop(st);
-        unwind();
+        loop {
+            self.op(&[], |st, _| {
+                Attempt::<()>::Block(Wait::Bound, say!(st, "is cut at its bound: {message}"))
+            });
+        }
     }
 
     /// Fails the execution as a crash of the model (not a finding).
@@ -698,7 +716,7 @@ impl World {
     }
 
     /// Starts a goroutine.
-    pub(crate) fn go(self: &Arc<Self>, name: &str, f: Box<dyn FnOnce() + Send>) {
+    pub(crate) fn go(self: &Arc<Self>, name: &str, f: Box<dyn FnOnce() + Send>) -> Gid {
         let max = engine::max_threads(self.kind);
         if let Some(max) = max.filter(|&m| self.lock().gors.len() >= m) {
             let msg = format!(
@@ -715,6 +733,7 @@ impl World {
         self.flush();
         let join = engine::spawn(self.kind, move || w.run_goroutine(child, f));
         self.lock().joins.push(join);
+        child
     }
 
     fn register(&self, me: Gid) {

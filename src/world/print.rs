@@ -240,6 +240,7 @@ impl State {
             Wait::Once(o) => p.put(mix(5, *o as u128)),
             Wait::Cond(o) => p.put(mix(6, *o as u128)),
             Wait::Sleep(d) => p.put(mix(7, d.as_nanos())),
+            Wait::Bound => p.put(10u64),
             Wait::Poll(site) => {
                 p.put(9u64);
                 for b in site.bytes() {

@@ -4,7 +4,7 @@ use super::Options;
 use crate::engine::{Join, Thread, ThreadKey};
 use crate::verdict::{Fault, Property, Violation};
 use std::any::Any;
-use std::collections::{BTreeSet, VecDeque};
+use std::collections::{BTreeMap, BTreeSet, VecDeque};
 
 pub(crate) type Gid = usize;
 pub(crate) type Oid = usize;
@@ -56,12 +56,16 @@ impl TimeMode {
     }
 }
 
-/// What an execution that reaches `max_steps` becomes (shuttle's `MaxSteps`).
+/// Steps of one execution, in goroutines' step bounds: past it, the execution is cut
+/// whatever its goroutines still have left.
+pub const EXECUTION_BOUND: usize = 16;
+
+/// What a goroutine that reaches `max_steps` becomes (shuttle's `MaxSteps`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum AtMaxSteps {
-    /// Cut there with no verdict, and the search goes on (`ContinueAfter`). A finding
-    /// at the cut needs evidence (`detect::at_cut`); a search that cut any execution
-    /// is never a proof.
+    /// Cut: it takes no more steps, and once no goroutine can move the execution
+    /// ends with no verdict, and the search goes on (`ContinueAfter`). A finding there
+    /// needs evidence (`detect::at_cut`); a search that cut any execution is no proof.
     #[default]
     Cut,
     /// Fail with `violation:step-bound` (`FailAfter`): for a model whose executions
@@ -108,6 +112,9 @@ pub(crate) enum Wait {
     /// A polling loop that went round without changing or seeing anything new (see
     /// `World::poll`): until another goroutine moves. The text names the loop.
     Poll(String),
+    /// Cut at its step bound (`AtMaxSteps::Cut`): it takes no more steps in this
+    /// execution, though in Go it would run on.
+    Bound,
 }
 
 impl Wait {
@@ -119,7 +126,7 @@ impl Wait {
             | Wait::Group(o)
             | Wait::Once(o)
             | Wait::Cond(o) => vec![*o],
-            Wait::Sleep(_) | Wait::Poll(_) => Vec::new(),
+            Wait::Sleep(_) | Wait::Poll(_) | Wait::Bound => Vec::new(),
             Wait::Chan(cases) => cases.iter().map(|c| c.0).collect(),
         }
     }
@@ -335,6 +342,8 @@ pub(crate) struct Gor {
     /// What its operation under way is, where an engine that reduces may use it
     /// (`World::marked`).
     pub pending: Option<Pending>,
+    /// Its completed operations so far, against the step bound (`State::completed`).
+    pub steps: usize,
 }
 
 /// An operation whose footprint depends on the state it meets (`World::marked`).
@@ -402,6 +411,7 @@ impl Gor {
             moves: 0,
             poll: None,
             pending: None,
+            steps: 0,
         }
     }
 
@@ -507,7 +517,20 @@ pub(crate) struct State {
     pub puts: u64,
     /// Goroutines blocked in a poll (`Wait::Poll`).
     pub polling: usize,
+    /// What the model's goroutines reach (a kernel's interpreter knows): for leaks
+    /// beside goroutines that run on (`detect::at_cut`).
+    pub reach: Option<Reach>,
+    /// The objects each of the library's own goroutines holds (a timer's, a ticker's
+    /// channels): what they reach.
+    pub holds: BTreeMap<Gid, Vec<Oid>>,
 }
+
+/// Given the goroutines that can still run and the values in channels' buffers, the
+/// objects reachable from their stacks, from those values and from globals, and
+/// which of the goroutines it knows the stacks of; `None` if it cannot tell now.
+pub(crate) type Reach = std::sync::Arc<
+    dyn Fn(&[Gid], &[&(dyn Any + Send)]) -> Option<(Vec<Oid>, Vec<Gid>)> + Send + Sync,
+>;
 
 impl State {
     pub(crate) fn new(opts: Options) -> State {
@@ -547,6 +570,8 @@ impl State {
             moves: 0,
             puts: 0,
             polling: 0,
+            reach: None,
+            holds: BTreeMap::new(),
         }
     }
 
@@ -1008,10 +1033,16 @@ impl State {
             text,
             at,
         });
-        if self.trace.len() >= self.max_steps && !self.aborted {
+        if self.aborted {
+            return;
+        }
+        // Each goroutine's bound is its own (`completed`), so where a cut falls depends
+        // on no order of the others' steps; this one, on every goroutine's steps, only
+        // stops a program that starts goroutines without end.
+        if self.trace.len() >= self.max_steps.saturating_mul(EXECUTION_BOUND) {
             let msg = format!(
-                "the execution reached the step bound ({} steps): a livelock, or a bound too small for the model",
-                self.max_steps
+                "the execution reached {} steps ({EXECUTION_BOUND} goroutines' step bounds)",
+                self.trace.len()
             );
             self.at_bound(msg);
             return;
@@ -1020,6 +1051,25 @@ impl State {
             && self.gors.get(g).is_some_and(|x| x.status == Status::Turn)
         {
             self.wake(g);
+        }
+    }
+
+    /// Goroutine `g` completed an operation: one more against its step bound. Only
+    /// completed operations count, not attempts that waited: whether a goroutine
+    /// waited or came late is no behaviour of its own (and `dpor` keeps a goroutine
+    /// back rather than let it wait), so the same behaviour meets its bound at the
+    /// same operation in every order of the others' steps.
+    pub(crate) fn completed(&mut self, g: Gid) {
+        self.gors[g].steps += 1;
+        if self.gors[g].steps >= self.max_steps
+            && self.at_max_steps == AtMaxSteps::Fail
+            && !self.aborted
+        {
+            let msg = format!(
+                "{} reached the step bound ({} operations): a livelock, or a bound too small for the model",
+                self.gors[g].name, self.max_steps
+            );
+            self.fail(Violation::new(Property::StepBound, msg));
         }
     }
 
@@ -1176,8 +1226,24 @@ impl State {
             self.fail(Violation::new(Property::Diverged, msg));
             return;
         }
-        let v = super::detect::analyze(self);
         crate::engine::stuck();
+        if self
+            .gors
+            .iter()
+            .any(|g| matches!(g.wait, Some(Wait::Bound)))
+        {
+            // Goroutines cut at their bound would run on: only what they cannot change
+            // is a finding.
+            match super::detect::at_cut(self) {
+                Some(v) => self.fail(v),
+                None => {
+                    self.cut = true;
+                    self.abort();
+                }
+            }
+            return;
+        }
+        let v = super::detect::analyze(self);
         self.fail(v);
     }
 

@@ -714,6 +714,7 @@ impl<'a> I<'a> {
                 let c2 = ctx.clone();
                 self.go.go("context.WithTimeout timer", move |g| {
                     let i = I::new(&rt, &g);
+                    i.holds(vec![Value::Ctx(c2.clone())]);
                     let after = g.after("context deadline", d);
                     let done = match &c2.done {
                         Some(k) => match &k.c {

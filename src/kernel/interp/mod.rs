@@ -36,9 +36,7 @@ pub struct Rt {
     pub params: BTreeMap<String, i64>,
     pub globals: Env,
     pub next_g: AtomicUsize,
-    /// Statements run in this execution, against `statement_bound`.
-    pub statements: AtomicUsize,
-    /// `STATEMENTS_PER_STEP` times the execution's step bound.
+    /// `STATEMENTS_PER_STEP` times the step bound: each goroutine's.
     pub statement_bound: usize,
     pub canceled: Value,
     pub deadline: Value,
@@ -52,6 +50,8 @@ pub struct Rt {
     pub mem: Option<Mutex<HashMap<Loc, (crate::go::Plain, Keep)>>>,
     /// The values compared by identity met as map keys (pointers, channels, ...).
     pub ids: Ids,
+    /// What each goroutine reaches, for Go's goroutine leak rule.
+    pub roots: crate::kernel::reach::Registry,
 }
 
 impl Value {
@@ -91,10 +91,14 @@ pub type Keep = Box<dyn std::any::Any + Send>;
 pub struct I<'a> {
     pub rt: &'a Arc<Rt>,
     pub go: &'a Go,
+    /// The goroutine's number in the world.
+    gid: usize,
     /// The name a primitive made now takes (`ch := make(chan int)` names it `ch`).
     hint: std::cell::RefCell<Option<String>>,
     /// Nested calls now running in this goroutine.
     depth: std::cell::Cell<usize>,
+    /// Statements it has run, against `Rt::statement_bound`.
+    statements: std::cell::Cell<usize>,
 }
 
 /// Nested calls a goroutine may make: the engines' stacks are 1 MiB, and an
@@ -368,12 +372,28 @@ impl<'a> I<'a> {
     }
 
     pub fn new(rt: &'a Arc<Rt>, go: &'a Go) -> I<'a> {
+        let gid = go.w.me();
+        rt.roots.boot(gid, Vec::new());
         I {
             rt,
             go,
+            gid,
             hint: Default::default(),
             depth: Default::default(),
+            statements: Default::default(),
         }
+    }
+
+    /// A new scope inside `parent`, known as this goroutine's (`kernel::reach`).
+    pub(super) fn scope(&self, parent: &Env) -> Env {
+        let e = Env::new(Some(parent));
+        self.rt.roots.scope(self.gid, &e);
+        e
+    }
+
+    /// Values this goroutine holds outside any scope (`kernel::reach`).
+    pub(super) fn holds(&self, vs: Vec<Value>) {
+        self.rt.roots.boot(self.gid, vs);
     }
 
     fn k(&self) -> &'static Kernel {
@@ -430,11 +450,11 @@ impl<'a> I<'a> {
         };
         match &**c {
             Callable::Go(func, env) => {
-                let env = Env::new(Some(env.as_ref().unwrap_or(&self.rt.globals)));
+                let env = self.scope(env.as_ref().unwrap_or(&self.rt.globals));
                 self.invoke(func, env, args)
             }
             Callable::Method(func, recv) => {
-                let env = Env::new(Some(&self.rt.globals));
+                let env = self.scope(&self.rt.globals);
                 if let Some((var, _)) = &func.recv {
                     env.define(var, recv.clone());
                 }

@@ -23,12 +23,13 @@ impl<'a> I<'a> {
     }
 
     /// Counts a statement (or a loop iteration, which an empty body would not) against
-    /// the execution's statement bound.
+    /// the goroutine's statement bound.
     pub(super) fn tick(&self) {
-        let n = self.rt.statements.fetch_add(1, Ordering::Relaxed);
+        let n = self.statements.get();
+        self.statements.set(n + 1);
         let bound = self.rt.statement_bound;
         if n >= bound {
-            self.go.past_bound(format!("the kernel ran {bound} statements in one execution ({STATEMENTS_PER_STEP} per step of max_steps): a loop with no Go operation in it, or a bound too small"));
+            self.go.past_bound(format!("the goroutine ran {bound} statements ({STATEMENTS_PER_STEP} per step of max_steps): a loop with no Go operation in it, or a bound too small"));
         }
     }
 
@@ -123,7 +124,11 @@ impl<'a> I<'a> {
                     _ => format!("G{n}"),
                 });
                 let rt = self.rt.clone();
-                self.go.go(&name, move |g| I::new(&rt, &g).run(fv, args));
+                let boot: Vec<Value> = std::iter::once(fv.clone())
+                    .chain(args.iter().cloned())
+                    .collect();
+                let g = self.go.go_id(&name, move |g| I::new(&rt, &g).run(fv, args));
+                self.rt.roots.boot(g, boot);
             }
             S::Defer(call) => {
                 let E::Call(f, args, spread) = &call.kind else {
@@ -134,17 +139,17 @@ impl<'a> I<'a> {
                 fr.defers.push((fv, args));
             }
             S::If(init, cond, then, els) => {
-                let env = Env::new(Some(env));
+                let env = self.scope(&env);
                 if let Some(i) = init {
                     self.stmt(i, &env, fr)?;
                 }
                 if truth(&self.eval(cond, &env)?)? {
-                    return self.block(then, &Env::new(Some(&env)), fr);
+                    return self.block(then, &self.scope(&env), fr);
                 } else if let Some(e) = els {
                     return self.stmt(e, &env, fr);
                 }
             }
-            S::Block(b) => return self.block(b, &Env::new(Some(env)), fr),
+            S::Block(b) => return self.block(b, &self.scope(&env), fr),
             S::For(init, cond, post, body, label) => {
                 return self.for_loop(s.pos, init, cond, post, body, label, env, fr);
             }
@@ -152,7 +157,7 @@ impl<'a> I<'a> {
                 return self.range(k.as_ref(), v.as_ref(), *define, e, body, label, env, fr);
             }
             S::Switch(init, tag, cases, label) => {
-                let env = Env::new(Some(env));
+                let env = self.scope(&env);
                 if let Some(i) = init {
                     self.stmt(i, &env, fr)?;
                 }
@@ -177,7 +182,7 @@ impl<'a> I<'a> {
                 let chosen = chosen.or_else(|| cases.iter().position(|c| c.values.is_empty()));
                 if let Some(mut i) = chosen {
                     loop {
-                        let flow = self.block(&cases[i].body, &Env::new(Some(&env)), fr)?;
+                        let flow = self.block(&cases[i].body, &self.scope(&env), fr)?;
                         match flow {
                             Flow::Break(None) => break,
                             Flow::Break(l) if l == *label => break,
@@ -240,7 +245,7 @@ impl<'a> I<'a> {
         fr: &mut Frame,
     ) -> R<Flow> {
         // Go 1.22: each iteration has its own copy of the loop's variables.
-        let mut cur = Env::new(Some(env));
+        let mut cur = self.scope(&env);
         if let Some(i) = init {
             self.stmt(i, &cur, fr)?;
         }
@@ -261,11 +266,11 @@ impl<'a> I<'a> {
             {
                 return Ok(Flow::Next);
             }
-            let flow = self.block(body, &Env::new(Some(&cur)), fr)?;
+            let flow = self.block(body, &self.scope(&cur), fr)?;
             if let Some(f) = Self::after_body(flow, label) {
                 return Ok(f);
             }
-            let next = Env::new(Some(env));
+            let next = self.scope(&env);
             for (n, v) in cur.own() {
                 next.define(&n, v.copy_by(self));
             }
@@ -325,9 +330,9 @@ impl<'a> I<'a> {
                     if !ok {
                         return Ok(Flow::Next);
                     }
-                    let it = Env::new(Some(env));
+                    let it = self.scope(&env);
                     self.bind(k, val, define, &it)?;
-                    let flow = self.block(body, &Env::new(Some(&it)), fr)?;
+                    let flow = self.block(body, &self.scope(&it), fr)?;
                     if let Some(f) = Self::after_body(flow, label) {
                         return Ok(f);
                     }
@@ -337,10 +342,10 @@ impl<'a> I<'a> {
         };
         for (a, b) in &mut items {
             self.tick();
-            let it = Env::new(Some(env));
+            let it = self.scope(&env);
             self.bind(k, a, define, &it)?;
             self.bind(v, b, define, &it)?;
-            let flow = self.block(body, &Env::new(Some(&it)), fr)?;
+            let flow = self.block(body, &self.scope(&it), fr)?;
             if let Some(f) = Self::after_body(flow, label) {
                 return Ok(f);
             }
@@ -409,7 +414,7 @@ impl<'a> I<'a> {
             None => chans.iter().position(|c| c.is_none()).unwrap_or(0),
         };
         let c = &cases[case];
-        let scope = Env::new(Some(env));
+        let scope = self.scope(&env);
         if let (Some(Comm::Recv(targets, define, _)), Some((k, _))) = (&c.comm, &chans[case]) {
             let (val, ok) = match &k.c {
                 ChanImpl::Time(_) => match fired.take::<()>() {
