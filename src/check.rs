@@ -163,6 +163,7 @@ pub fn check(cfg: Config, main: impl Fn(&Go) + Send + Sync + 'static) -> Explore
         engine: cfg.engine.clone(),
         explored: o.explored,
         found: None,
+        also: Vec::new(),
         error: None,
         elapsed: t.elapsed(),
         verdict: Verdict::Ok,

@@ -22,6 +22,13 @@ fn time_mode() -> impl clap::builder::TypedValueParser<Value = crate::TimeMode> 
         .map(|k| crate::TimeMode::from_key(&k).expect("one of the possible values"))
 }
 
+/// `--go`: a Go version as go.mod writes it, `1.N` or `1.N.P`.
+fn go_version(s: &str) -> Result<String, String> {
+    crate::kernel::go_minor(s)
+        .map(|_| s.to_string())
+        .ok_or_else(|| format!("`{s}` is not a Go version: give 1.N, e.g. 1.21"))
+}
+
 const BAD_INPUT: u8 = 2;
 /// Exit code for a replay that no longer follows its schedule.
 const DIVERGED: u8 = 5;
@@ -109,6 +116,15 @@ enum Cmd {
         /// The seed of shuttle-random and shuttle-pct (default 1).
         #[arg(long, value_parser = clap::value_parser!(u64).range(0..=i64::MAX as u64))]
         seed: Option<u64>,
+        /// The Go version the kernel is written for, as go.mod says it (`1.21`): before
+        /// 1.22 a loop's variables are one for all its iterations (default: the
+        /// go.mod beside the kernel or above it, else per iteration, as Go 1.22).
+        #[arg(long = "go", value_name = "1.N", value_parser = go_version)]
+        go_version: Option<String>,
+        /// Go on past a violation: report the first execution of each kind reached (a
+        /// race, then a deadlock), each with its replay line.
+        #[arg(long)]
+        all: bool,
         /// A kernel parameter (a top-level integer constant) as NAME=VALUE, instead
         /// of the value the kernel declares; repeatable.
         #[arg(long = "param", value_name = "NAME=VALUE", value_parser = param)]
@@ -135,6 +151,12 @@ enum Cmd {
         /// For a Go kernel: each --param its `stalemate check` was given.
         #[arg(long = "param", value_name = "NAME=VALUE", value_parser = param)]
         params: Vec<(String, i64)>,
+        /// For a Go kernel: the --go its `stalemate check` was given.
+        #[arg(long = "go", value_name = "1.N", value_parser = go_version)]
+        go_version: Option<String>,
+        /// For a Go kernel: the --all its `stalemate check` was given.
+        #[arg(long)]
+        all: bool,
         /// With --seed: which engine (numbered from 1); default the first turmoil one.
         #[arg(long, requires = "seed")]
         engine: Option<usize>,
@@ -285,6 +307,8 @@ pub fn main(models: &[&'static Model]) -> ExitCode {
             entry,
             seed,
             params,
+            go_version,
+            all,
         } => {
             let opts = scenario::KernelCheck {
                 engine,
@@ -293,6 +317,8 @@ pub fn main(models: &[&'static Model]) -> ExitCode {
                 entry,
                 seed,
                 params,
+                go_version,
+                all,
             };
             let s = match scenario::kernel_checks(&kernel, &opts) {
                 Ok(s) => s,
@@ -321,11 +347,15 @@ pub fn main(models: &[&'static Model]) -> ExitCode {
             entry,
             params,
             engine,
+            go_version,
+            all,
         } => {
             let opts = scenario::KernelCheck {
                 time,
                 entry,
                 params,
+                go_version,
+                all,
                 ..Default::default()
             };
             replay(&scenario, &opts, schedule.as_deref(), seed, engine)
@@ -620,12 +650,12 @@ fn print_engine(i: usize, r: &EngineRun, quiet: bool) {
     if let Some(e) = &r.error {
         println!("   error: {e}");
     }
-    if let Some(f) = &r.found
-        && !quiet
-    {
-        println!();
-        println!("{}", f.report);
-        println!();
+    if !quiet {
+        for f in r.found.iter().chain(&r.also) {
+            println!();
+            println!("{}", f.report);
+            println!();
+        }
     }
 }
 
@@ -705,7 +735,7 @@ fn replay(
     let go = path.extension().is_some_and(|x| x == "go");
     if !go && *opts != scenario::KernelCheck::default() {
         eprintln!(
-            "error: {}: --time and --entry are for a Go kernel (a .go file); a scenario file says them itself",
+            "error: {}: --time, --entry, --param and --go are for a Go kernel (a .go file); a scenario file says them itself",
             path.display()
         );
         return ExitCode::from(BAD_INPUT);

@@ -38,6 +38,9 @@ pub struct Bounds {
     pub time_limit: Duration,
     /// Report unordered accesses to plain variables (`go.var`) as `data-race`.
     pub check_races: bool,
+    /// Go on past a violation and report the first execution of each kind reached
+    /// (`Outcome::also`), as Go's race detector goes on past a race.
+    pub all: bool,
     /// How timers, tickers and sleeps are placed among the other steps.
     pub time: TimeMode,
     /// Threads one `dpor` exploration runs on. Its count, verdict and finding do not
@@ -72,6 +75,11 @@ impl Bounds {
     /// Sets [`Bounds::time_limit`].
     pub fn time_limit(mut self, d: Duration) -> Bounds {
         self.time_limit = d;
+        self
+    }
+    /// Sets [`Bounds::all`].
+    pub fn all(mut self, on: bool) -> Bounds {
+        self.all = on;
         self
     }
     /// Sets [`Bounds::check_races`].
@@ -111,6 +119,7 @@ impl Default for Bounds {
             at_max_steps: AtMaxSteps::Cut,
             time_limit: Duration::from_secs(60),
             check_races: true,
+            all: false,
             time: TimeMode::default(),
             threads: 1,
             part: None,
@@ -156,6 +165,9 @@ pub struct Outcome {
     /// Executions run by each loom exploration that was abandoned and started again
     /// with larger groups (see `engine::loom_engine::groups`); `explored` is the last one alone.
     pub regrouped: Vec<u64>,
+    /// With [`Bounds::all`]: the first execution of each other kind of violation
+    /// reached, in the order of their executions (`finding` is the first of all).
+    pub also: Vec<Finding>,
 }
 
 /// Every execution of an exploration that does not stop at a violation: what the
@@ -183,6 +195,7 @@ fn options(
     Options {
         max_steps: bounds.max_steps,
         at_max_steps: bounds.at_max_steps,
+        go_on: bounds.all,
         check_races: bounds.check_races,
         replay,
         shared,
@@ -400,6 +413,9 @@ pub fn explore(
     model: ModelFn,
     progress: Option<Arc<AtomicU64>>,
 ) -> Result<Outcome, Error> {
+    if bounds.all {
+        return explore_all(engine, bounds, model, progress).map_err(Error::Engine);
+    }
     let o = explore_in(engine, bounds, model.clone(), progress, true).map_err(Error::Engine)?;
     let Some(quiet) = o.finding else {
         return Ok(o);
@@ -446,6 +462,75 @@ fn explore_in(
     Ok(Outcome {
         explored: d.explored,
         finding,
+        shared: d.shared,
+        regrouped: d.regrouped,
+        also: Vec::new(),
+    })
+}
+
+/// `explore` with [`Bounds::all`]: a census that keeps the first execution of each
+/// violation kind (with its text: the executions keep theirs), going on past each.
+fn explore_all(
+    engine: &Engine,
+    bounds: &Bounds,
+    model: ModelFn,
+    progress: Option<Arc<AtomicU64>>,
+) -> Result<Outcome, String> {
+    let slot: Arc<Mutex<BTreeMap<String, Finding>>> = Arc::default();
+    let s = slot.clone();
+    let on_run: OnRun = Arc::new(move |i, mut run| {
+        let mut m = s.lock().unwrap();
+        // A race the execution went on past: its report is the steps that show it.
+        if let Some((race, at)) = run.race.take()
+            && m.get("data-race").is_none_or(|f| f.execution > i)
+        {
+            let shown = Execution {
+                violation: Some(race),
+                steps: run.steps[..at].to_vec(),
+                names: run.names.clone(),
+                joint: Default::default(),
+                regroup: false,
+                pruned: false,
+                cut: false,
+                race: None,
+                end: None,
+            };
+            m.insert(
+                "data-race".into(),
+                Finding {
+                    execution: i,
+                    run: shown,
+                },
+            );
+        }
+        if let Some(v) = &run.violation {
+            let key = v.property.key();
+            if m.get(&key).is_none_or(|f| f.execution > i) {
+                m.insert(key, Finding { execution: i, run });
+            }
+        }
+        false
+    });
+    let s = slot.clone();
+    let restart = move || s.lock().unwrap().clear();
+    let d = drive(
+        engine,
+        bounds,
+        model,
+        progress,
+        on_run,
+        Some(&restart),
+        false,
+    )?;
+    let mut found: Vec<Finding> = std::mem::take(&mut *slot.lock().unwrap())
+        .into_values()
+        .collect();
+    found.sort_by_key(|f| f.execution);
+    let mut found = found.into_iter();
+    Ok(Outcome {
+        explored: d.explored,
+        finding: found.next(),
+        also: found.collect(),
         shared: d.shared,
         regrouped: d.regrouped,
     })

@@ -37,6 +37,18 @@ pub struct RunRecord<'a> {
     pub token: Option<String>,
     pub report: Option<&'a str>,
     pub error: Option<&'a str>,
+    /// With `[checks] all`: each further kind of violation reached, as `found`,
+    /// `replay`, `token` and `report` give the first.
+    pub also: Vec<AlsoRecord<'a>>,
+}
+
+/// A further finding of a run with `[checks] all`.
+#[derive(Serialize)]
+pub struct AlsoRecord<'a> {
+    pub found: String,
+    pub replay: &'a str,
+    pub token: &'a str,
+    pub report: &'a str,
 }
 
 fn stop_key(s: &Stop) -> &'static str {
@@ -73,6 +85,16 @@ pub fn record<'a>(s: &'a Scenario, engine_no: usize, r: &'a EngineRun) -> RunRec
         token: r.found.as_ref().map(|f| f.token.clone()),
         report: r.found.as_ref().map(|f| f.report.as_str()),
         error: r.error.as_ref().map(crate::Error::message),
+        also: r
+            .also
+            .iter()
+            .map(|f| AlsoRecord {
+                found: f.property.key(),
+                replay: &f.replay,
+                token: &f.token,
+                report: &f.report,
+            })
+            .collect(),
     }
 }
 
@@ -139,7 +161,11 @@ pub fn junit(runs: &[(&Scenario, usize, &EngineRun)]) -> String {
         );
         let body = match (&r.found, &r.error) {
             (_, Some(e)) => e.to_string(),
-            (Some(f), None) => f.report.clone(),
+            (Some(f), None) => std::iter::once(f)
+                .chain(&r.also)
+                .map(|f| f.report.as_str())
+                .collect::<Vec<_>>()
+                .join("\n\n"),
             (None, None) => String::new(),
         };
         match r.verdict {

@@ -60,6 +60,9 @@ pub struct EngineRun {
     pub engine: Engine,
     pub explored: Explored,
     pub found: Option<Found>,
+    /// With `[checks] all` (`check --all`): each other kind of violation reached, in
+    /// the order of their executions.
+    pub also: Vec<Found>,
     /// The engine stopped on a failure of its own: no verdict, no coverage.
     pub error: Option<crate::Error>,
     pub elapsed: Duration,
@@ -74,7 +77,11 @@ impl EngineRun {
     /// What was found, as the summary table says it.
     pub fn found_key(&self) -> String {
         match (&self.found, &self.error) {
-            (Some(f), _) => f.property.key(),
+            (Some(f), _) => std::iter::once(f)
+                .chain(&self.also)
+                .map(|f| f.property.key())
+                .collect::<Vec<_>>()
+                .join("+"),
             (None, Some(_)) => "error".into(),
             (None, None) if self.explored.executions == 0 => "incomplete".into(),
             (None, None) => "pass".into(),
@@ -132,6 +139,10 @@ impl EngineRun {
                 p.n,
                 p.own,
                 p.units,
+            ),
+            (Stop::Exhausted, _) if self.found.is_some() => format!(
+                "{n}: the whole tree, past each violation ({} kinds found)",
+                1 + self.also.len()
             ),
             (Stop::Exhausted, e) => format!("{n}: {}", e.exhausted()),
             (Stop::Iterations, Engine::Turmoil(_)) => {
@@ -268,7 +279,13 @@ fn empty_part(explored: &Explored) -> bool {
     explored.part.is_some() && explored.stop == Stop::Exhausted && explored.executions == 0
 }
 
-fn verdict(expect: &Expect, found: Option<&Found>, explored: &Explored) -> Verdict {
+fn verdict(expect: &Expect, found: Option<&Found>, also: &[Found], explored: &Explored) -> Verdict {
+    // Every finding reported (`all`): the expected one among them is as expected.
+    if let (Expect::Violation(k), Some(_)) = (expect, found)
+        && also.iter().any(|f| f.property.key() == *k)
+    {
+        return Verdict::Ok;
+    }
     match (expect, found) {
         (_, None) if explored.executions == 0 && !empty_part(explored) => Verdict::Incomplete,
         (_, Some(f)) if f.property == Property::Crash => Verdict::Crash,
@@ -294,11 +311,13 @@ pub fn run_engine(s: &Scenario, engine_no: usize, progress: Option<Arc<AtomicU64
     match r {
         Ok(o) => {
             let f = o.finding.as_ref().map(|f| found(s, engine_no, f));
+            let also: Vec<Found> = o.also.iter().map(|f| found(s, engine_no, f)).collect();
             EngineRun {
                 engine: spec.engine.clone(),
-                verdict: verdict(&s.expect, f.as_ref(), &o.explored),
+                verdict: verdict(&s.expect, f.as_ref(), &also, &o.explored),
                 explored: o.explored,
                 found: f,
+                also,
                 error: None,
                 elapsed,
                 shared: o.shared,
@@ -309,6 +328,7 @@ pub fn run_engine(s: &Scenario, engine_no: usize, progress: Option<Arc<AtomicU64
             engine: spec.engine.clone(),
             explored: Explored::new(0, Stop::Exhausted),
             found: None,
+            also: Vec::new(),
             error: Some(e),
             elapsed,
             verdict: Verdict::Crash,
@@ -406,9 +426,10 @@ fn run_net(
         .map(|run| net_found(s, engine_no, run, o.nondeterministic.clone()));
     EngineRun {
         engine: spec.engine.clone(),
-        verdict: verdict(&s.expect, f.as_ref(), &o.explored),
+        verdict: verdict(&s.expect, f.as_ref(), &[], &o.explored),
         explored: o.explored,
         found: f,
+        also: Vec::new(),
         error: None,
         elapsed: t.elapsed(),
         shared: Vec::new(),

@@ -17,6 +17,7 @@
 //!
 //! [checks]                            # optional
 //! data_race = true                    # races on plain variables (`go.var`) are violations
+//! all = false                         # true: go on past a violation, reporting each kind reached
 //!
 //! [time]                              # optional
 //! mode = "any"                        # any: timers fire at any step; virtual: durations count
@@ -83,6 +84,8 @@ pub struct Scenario {
     pub time_limit: Duration,
     /// `[checks] data_race`: report races on plain variables (default true).
     pub check_races: bool,
+    /// `[checks] all`: go on past a violation, reporting each kind reached.
+    pub all: bool,
     /// `[time] mode`.
     pub time: TimeMode,
     /// Threads one `dpor` run may use (set by the command line, not the file).
@@ -98,6 +101,7 @@ impl Scenario {
     pub fn bounds(&self, spec: &EngineSpec) -> Bounds {
         Bounds {
             check_races: self.check_races,
+            all: self.all,
             time: self.time,
             max_executions: spec.iterations,
             max_steps: self.max_steps,
@@ -220,6 +224,8 @@ struct RawScenario {
     go: Option<Spanned<String>>,
     /// The kernel's entry: `main` (default) or a `TestX(t *testing.T)`.
     entry: Option<Spanned<String>>,
+    /// The Go version the kernel is written for (`1.21`); default: its go.mod's.
+    go_version: Option<Spanned<String>>,
     expect: Spanned<String>,
     #[serde(default)]
     params: BTreeMap<Spanned<String>, Spanned<toml::Value>>,
@@ -253,6 +259,7 @@ struct RawBounds {
 #[serde(deny_unknown_fields)]
 struct RawChecks {
     data_race: Option<bool>,
+    all: Option<bool>,
 }
 
 #[derive(Deserialize)]
@@ -351,6 +358,10 @@ pub struct KernelCheck {
     pub seed: Option<u64>,
     /// Kernel parameters given a value, in the order given.
     pub params: Vec<(String, i64)>,
+    /// `--go 1.21`: the Go version the kernel is written for.
+    pub go_version: Option<String>,
+    /// `--all`: every kind of violation reached, not only the first.
+    pub all: bool,
 }
 
 impl KernelCheck {
@@ -365,6 +376,13 @@ impl KernelCheck {
         }
         for (n, v) in &self.params {
             f += &format!(" --param {n}={v}");
+        }
+        if let Some(v) = &self.go_version {
+            f += &format!(" --go {v}");
+        }
+        // Races do not stop its executions: a replay must go on past them too.
+        if self.all {
+            f += " --all";
         }
         f
     }
@@ -385,8 +403,14 @@ impl KernelCheck {
         if let Some(e) = &self.entry {
             t += &format!("entry = {e:?}\n");
         }
+        if let Some(v) = &self.go_version {
+            t += &format!("go_version = {v:?}\n");
+        }
         if let Some(m) = self.time {
             t += &format!("[time]\nmode = {:?}\n", m.key());
+        }
+        if self.all {
+            t += "[checks]\nall = true\n";
         }
         if !self.params.is_empty() {
             // A name given twice takes its last value, as a repeated flag does.
@@ -646,7 +670,12 @@ pub fn parse(path: &str, text: &str) -> Result<Scenario, ScenarioError> {
         max_steps,
         at_max_steps,
         time_limit,
-        check_races: raw.checks.and_then(|c| c.data_race).unwrap_or(true),
+        check_races: raw
+            .checks
+            .as_ref()
+            .and_then(|c| c.data_race)
+            .unwrap_or(true),
+        all: raw.checks.as_ref().and_then(|c| c.all).unwrap_or(false),
         time,
         threads: 1,
         part: None,
@@ -661,6 +690,13 @@ fn subject(
     cx: &Ctx,
     raw: &RawScenario,
 ) -> Result<(&'static Model, String, Option<TimeMode>), ScenarioError> {
+    if let (Some(v), None) = (&raw.go_version, &raw.go) {
+        return Err(cx.err(
+            v.span(),
+            "`go_version` is for Go kernels",
+            Some("add go = \"path/to/kernel.go\", or remove go_version".into()),
+        ));
+    }
     if let (Some(e), None) = (&raw.entry, &raw.go) {
         return Err(cx.err(
             e.span(),
@@ -700,8 +736,19 @@ fn subject(
                     None,
                 )
             })?;
-            let k =
+            let mut k =
                 crate::kernel::parse(&shown, &text, entry).map_err(|e| kernel_error(&e, &text))?;
+            let minor = match &raw.go_version {
+                Some(v) => Some(crate::kernel::go_minor(v.get_ref()).ok_or_else(|| {
+                    cx.err(
+                        v.span(),
+                        format!("`{}` is not a Go version", v.get_ref()),
+                        Some("1.N, e.g. \"1.21\"".into()),
+                    )
+                })?),
+                None => crate::kernel::go_mod_minor(&file),
+            };
+            k.go_minor(minor);
             let time = k.imports("synctest").then_some(TimeMode::Virtual);
             let stem = file
                 .file_stem()

@@ -448,7 +448,8 @@ impl Program {
                 | Op::IfEmpty(_, b)
                 | Op::Repeat(_, b)
                 | Op::Go(b)
-                | Op::IfRand(b) => any(b),
+                | Op::IfRand(b)
+                | Op::Endless(b) => any(b),
                 _ => false,
             })
         }
@@ -467,7 +468,8 @@ impl Program {
                     | Op::RLocked(b)
                     | Op::WLocked(b)
                     | Op::IfEmpty(_, b)
-                    | Op::IfRand(b) => n(b),
+                    | Op::IfRand(b)
+                    | Op::Endless(b) => n(b),
                     _ => 0,
                 })
                 .sum()
@@ -484,7 +486,7 @@ impl Program {
                     }
                     // A loop's body counts for each round.
                     Op::Repeat(k, b) => *k as usize * n(b),
-                    Op::Go(b) | Op::IfRand(b) => 1 + n(b),
+                    Op::Go(b) | Op::IfRand(b) | Op::Endless(b) => 1 + n(b),
                     // Up to two rounds.
                     Op::Serve(_) => 2,
                     _ => 1,

@@ -134,6 +134,113 @@ fn a_lock_order_deadlock_beside_a_producer_that_never_stops_is_found() {
 }
 
 #[test]
+fn a_loop_variable_capture_races_only_before_go_1_22() {
+    // Go 1.22 and later (no go.mod above tests/kernels): one variable per iteration.
+    expect("loopvar_capture.go", "pass");
+    // Go 1.21, by the scenario's go_version (the CLI's --go): one for the whole loop.
+    for r in expect_with("loopvar_capture.go", "data-race", "go_version = \"1.21\"") {
+        assert!(r.contains("main wrote i after step"), "{r}");
+    }
+    // By the go.mod of the kernel's module (`go 1.20`).
+    expect("go120/loopvar_capture.go", "data-race");
+    // `stalemate check --go 1.21` repeats the flag in its replay line.
+    let o = stalemate(&[
+        "check",
+        "tests/kernels/loopvar_capture.go",
+        "--go",
+        "1.21",
+        "--engine",
+        "dpor",
+    ]);
+    let out = text(&o);
+    assert_eq!(o.status.code(), Some(1), "{out}");
+    assert!(
+        out.contains("stalemate replay tests/kernels/loopvar_capture.go --go 1.21 --schedule "),
+        "{out}"
+    );
+    let o = stalemate(&["check", "tests/kernels/loopvar_capture.go", "--go", "2.0"]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert!(
+        text(&o).contains("`2.0` is not a Go version: give 1.N, e.g. 1.21"),
+        "{}",
+        text(&o)
+    );
+}
+
+#[test]
+fn all_reports_a_race_and_a_deadlock_in_one_kernel() {
+    // Without it, the first violation ends the search.
+    let o = stalemate(&[
+        "check",
+        "tests/kernels/race_and_deadlock.go",
+        "--engine",
+        "dpor",
+    ]);
+    let out = text(&o);
+    assert_eq!(out.matches("\nreplay\n").count(), 1, "{out}");
+    // With it, each kind is reported with its own replay line, and each replays.
+    let o = stalemate(&[
+        "check",
+        "tests/kernels/race_and_deadlock.go",
+        "--engine",
+        "dpor",
+        "--all",
+    ]);
+    let out = text(&o);
+    assert_eq!(o.status.code(), Some(1), "{out}");
+    assert!(out.contains("-> data-race+deadlock ("), "{out}");
+    assert!(out.contains("2 kinds found"), "{out}");
+    let replays: Vec<&str> = out
+        .lines()
+        .filter_map(|l| l.trim().strip_prefix("stalemate replay "))
+        .collect();
+    assert_eq!(replays.len(), 2, "{out}");
+    for (r, want) in replays.iter().zip(["data-race", "deadlock"]) {
+        let args: Vec<&str> = std::iter::once("replay").chain(r.split(' ')).collect();
+        let o = stalemate(&args);
+        assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+        assert!(
+            text(&o).contains(&format!("property   {want}")),
+            "{}",
+            text(&o)
+        );
+    }
+}
+
+#[test]
+fn a_deadline_loop_ends_in_any_time_mode_and_its_late_sender_leaks() {
+    // The clock moves on with the timers that fired: the loop ends, main returns, and
+    // the late sender stays blocked.
+    let o = stalemate(&[
+        "check",
+        "tests/kernels/deadline_loop.go",
+        "--engine",
+        "dpor",
+    ]);
+    let out = text(&o);
+    assert_eq!(o.status.code(), Some(1), "{out}");
+    assert!(out.contains("-> leak (2 executions"), "{out}");
+    assert!(
+        out.contains("main has returned, and G2 main.func1 stay blocked forever"),
+        "{out}"
+    );
+    assert!(out.contains("time.Now: 210ms"), "{out}");
+    // Fixed: every execution ends, and the search finishes.
+    let o = stalemate(&[
+        "check",
+        "tests/kernels/deadline_loop_fixed.go",
+        "--engine",
+        "dpor",
+    ]);
+    let out = text(&o);
+    assert_eq!(o.status.code(), Some(0), "{out}");
+    assert!(
+        out.contains("every interleaving (proven for these parameters)"),
+        "{out}"
+    );
+}
+
+#[test]
 fn semantics_hold_in_every_schedule() {
     expect("semantics.go", "pass");
 }

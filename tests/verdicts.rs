@@ -32,6 +32,7 @@ fn engine_run(engine: Engine, executions: u64, stop: Stop, error: Option<&str>) 
         engine,
         explored,
         found: None,
+        also: Vec::new(),
         error: error.map(|e| stalemate::Error::Engine(e.to_string())),
         elapsed: Duration::ZERO,
         verdict,

@@ -237,11 +237,11 @@ impl Atomic {
         mut f: impl FnMut() -> (R, bool),
     ) -> R {
         let o = &self.o;
+        // Done once: an attempt that found a race is attempted again when races do
+        // not stop the execution (`World::step`), and must not do it twice.
+        let mut done: Option<(R, bool)> = None;
         o.w.op(&[o], |st, me| {
-            let (r, changed) = f();
-            if changed && let ObjKind::Atomic { value, .. } = &mut st.objs[o.id].kind {
-                *value = value.wrapping_add(1);
-            }
+            let (r, changed) = done.take().unwrap_or_else(&mut f);
             let name = st.label(o.id);
             let text = say!(st, "atomic {name}: {what}");
             let hb = match (changed, store) {
@@ -250,10 +250,14 @@ impl Atomic {
                 (true, false) => Hb::Sync,
             };
             st.hb = hb;
-            match on_location(st, me, at, hb) {
-                Some(race) => Attempt::Fail(race, text),
-                None => Attempt::Done(r, text),
+            if let Some(race) = on_location(st, me, at, hb) {
+                done = Some((r, changed));
+                return Attempt::Fail(race, text);
             }
+            if changed && let ObjKind::Atomic { value, .. } = &mut st.objs[o.id].kind {
+                *value = value.wrapping_add(1);
+            }
+            Attempt::Done(r, text)
         })
     }
 

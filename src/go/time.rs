@@ -13,16 +13,54 @@ use std::time::Duration;
 
 impl Go {
     /// `time.Since(start)`, start being the beginning of the execution: the virtual
-    /// clock (always zero in `any` mode). Not a step: the clock moves only while every
-    /// goroutine is blocked, so no running goroutine can see it move under it.
+    /// clock. Not a step: the clock moves only while every goroutine is blocked, so no
+    /// running goroutine can see it move under it. In `any` mode it is zero, unless
+    /// the program reads the clock (`use_clock`): then reading it is a step.
     pub fn now(&self) -> Duration {
+        if let Some(c) = self.clock() {
+            return self.w.op(&[&*c], |st, _| {
+                st.hb = crate::world::Hb::Unordered;
+                let now = st.now;
+                st.observed = now.as_nanos();
+                Attempt::Done(now, say!(st, "time.Now: {now:?}"))
+            });
+        }
         self.w.now()
     }
 
+    /// In `any` time mode, gives the program a clock that is never behind a sleep
+    /// that ended or a timer that fired (a timer's goroutine sleeps until it fires):
+    /// each sleep moves it on by its duration when it ends, and reading it
+    /// (`now`) is a step ordered against every sleep. Concurrent sleeps add up, which
+    /// Go allows (time may pass at any rate); a clock behind one would not be. `None`
+    /// in virtual time, whose clock is already so. The caller holds the clock for the
+    /// execution.
+    pub(crate) fn use_clock(&self) -> Option<Arc<crate::world::Obj>> {
+        if self.virtual_time() {
+            return None;
+        }
+        let c = self.obj("clock", crate::world::ObjKind::Clock);
+        *self.w.clock.lock().unwrap_or_else(|e| e.into_inner()) = Some(Arc::downgrade(&c));
+        Some(c)
+    }
+
+    fn clock(&self) -> Option<Arc<crate::world::Obj>> {
+        let c = self.w.clock.lock().unwrap_or_else(|e| e.into_inner());
+        c.as_ref().and_then(std::sync::Weak::upgrade)
+    }
+
     /// `time.Sleep(d)`. In `any` mode it is a step that orders nothing (every order is
-    /// explored anyway); in `virtual` mode the goroutine blocks until the clock reaches
-    /// now + d.
+    /// explored anyway), which moves the program's clock on if it reads one; in
+    /// `virtual` mode the goroutine blocks until the clock reaches now + d.
     pub fn sleep(&self, d: Duration) {
+        if let Some(c) = self.clock() {
+            return self.w.op(&[&*c], |st, _| {
+                st.hb = crate::world::Hb::Unordered;
+                st.now += d;
+                let now = st.now;
+                Attempt::Done((), say!(st, "sleep {d:?}: the clock is at {now:?}"))
+            });
+        }
         self.w.op(&[], |st, me| {
             if std::mem::take(&mut st.gors[me].granted) {
                 return Attempt::Done((), say!(st, "sleep {d:?}: wakes"));

@@ -67,6 +67,11 @@ pub struct Kernel {
     entry: Arc<Func>,
     /// The entry is `func TestX(t *testing.T)`.
     test: bool,
+    /// Go before 1.22: a `for` loop's variables are one for all its iterations.
+    shared_loop_vars: bool,
+    /// It reads the clock (`time.Now`, `Since`, `Until`): in `any` time mode the
+    /// world keeps one for it (`Go::use_clock`).
+    reads_clock: bool,
 }
 
 /// The properties a kernel can break besides deadlock, leak and Go's faults.
@@ -112,6 +117,38 @@ pub const PROPERTIES: &[(&str, &str)] = &[
 /// };
 /// assert_eq!((e.line, e.col), (4, 2));
 /// ```
+/// The minor version of a Go version as go.mod writes it (`1.21`, `1.21.3`, `1.21rc1`).
+pub fn go_minor(v: &str) -> Option<u32> {
+    let rest = v.strip_prefix("1.")?;
+    let digits: String = rest.chars().take_while(char::is_ascii_digit).collect();
+    let tail = &rest[digits.len()..];
+    let ok = tail.is_empty()
+        || tail
+            .strip_prefix('.')
+            .is_some_and(|p| !p.is_empty() && p.chars().all(|c| c.is_ascii_digit()))
+        || tail.starts_with("rc")
+        || tail.starts_with("beta");
+    (ok && !digits.is_empty())
+        .then(|| digits.parse().ok())
+        .flatten()
+}
+
+/// The Go version of the module `kernel` is in: the `go` line of the first go.mod in
+/// its directory or above it; `None` if there is none.
+pub fn go_mod_minor(kernel: &std::path::Path) -> Option<u32> {
+    let dir = std::fs::canonicalize(kernel).ok()?;
+    for d in dir.ancestors().skip(1) {
+        let Ok(text) = std::fs::read_to_string(d.join("go.mod")) else {
+            continue;
+        };
+        return text
+            .lines()
+            .find_map(|l| l.trim().strip_prefix("go ").map(str::trim))
+            .and_then(go_minor);
+    }
+    None
+}
+
 pub fn parse(path: &str, text: &str, entry: Option<&str>) -> Result<Kernel, KernelError> {
     let file = parse::parse(path, text)?;
     check::check(&file)?;
@@ -167,6 +204,10 @@ pub fn parse(path: &str, text: &str, entry: Option<&str>) -> Result<Kernel, Kern
             .map(|(t, m, f)| ((t.clone(), m.clone()), f.clone()))
             .collect(),
         test: entry.name != "main",
+        shared_loop_vars: false,
+        reads_clock: ["time.Now", "time.Since", "time.Until"]
+            .iter()
+            .any(|f| text.contains(f)),
         entry,
         funcs,
         file,
@@ -200,6 +241,11 @@ impl Kernel {
     }
 
     /// The kernel as a model: its integer constants are its parameters.
+    /// The Go version it is written for (its minor, `None`: 1.22 or later's rules).
+    pub fn go_minor(&mut self, minor: Option<u32>) {
+        self.shared_loop_vars = minor.is_some_and(|m| m < 22);
+    }
+
     pub fn into_model(self, name: &str) -> &'static Model {
         let params: Vec<Param> = self
             .file
@@ -290,6 +336,7 @@ pub fn build(k: &'static Kernel, params: &Params) -> ModelFn {
             mem: go.checks_races().then(Default::default),
             ids: Default::default(),
             roots: Default::default(),
+            _clock: if k.reads_clock { go.use_clock() } else { None },
         });
         // The world asks what goroutines reach at a cut (Go's leak rule); weakly, as
         // the world outlives nothing of the kernel's.

@@ -42,6 +42,8 @@ pub(crate) enum Attempt<R> {
 pub(crate) struct Options {
     pub max_steps: usize,
     pub at_max_steps: AtMaxSteps,
+    /// A data race does not stop the execution (`explore::Bounds::all`).
+    pub go_on: bool,
     /// Report unordered accesses to plain variables as `data-race`.
     pub check_races: bool,
     /// Replay: the goroutine that takes each step, in order, and the cases it chose.
@@ -82,6 +84,8 @@ pub(crate) struct Execution {
     pub pruned: bool,
     /// Cut at the step bound with no finding (`AtMaxSteps::Cut`).
     pub cut: bool,
+    /// With `Options::go_on`: the first data race, and how many steps show it.
+    pub race: Option<(Violation, usize)>,
     /// A census's clean execution: the fingerprint of its last state (`print`).
     pub end: Option<u128>,
 }
@@ -172,6 +176,9 @@ pub(crate) struct World {
     pub(crate) prints: bool,
     /// The stateful search runs this execution (`engine::stateful`).
     stateful: bool,
+    /// The clock of `any` time mode, if the program reads it (`Go::use_clock`); the
+    /// program holds it.
+    pub(crate) clock: Mutex<Option<std::sync::Weak<Obj>>>,
 }
 
 impl World {
@@ -194,6 +201,7 @@ impl World {
             census,
             prints,
             stateful,
+            clock: Mutex::new(None),
         })
     }
 
@@ -358,8 +366,10 @@ impl World {
                 if let Some(v) = st.copy_races(me, &ids) {
                     let text = say!(st, "operates on a copied value");
                     st.record(me, text);
-                    drop(st);
-                    self.fail_with(v);
+                    if !st.races_on(&v) {
+                        drop(st);
+                        self.fail_with(v);
+                    }
                 }
             }
             st.observed = 0;
@@ -368,12 +378,30 @@ impl World {
             // A goroutine past its step bound parks for good instead (a step of its own,
             // so that a replay parks it where the execution did).
             let bound = st.gors[me].steps >= st.max_steps;
-            let tried = if bound {
+            let mut tried = if bound {
                 let text = say!(st, "is cut at its step bound ({} steps)", st.max_steps);
                 Attempt::Block(Wait::Bound, text)
             } else {
                 attempt(&mut st, me)
             };
+            // A race the attempt found, where races do not stop the execution: it is
+            // kept, and the operation is attempted again, unchecked from now on (an
+            // attempt that fails changes nothing), as Go's race detector lets it go on.
+            while let Attempt::Fail(v, _) = &tried
+                && st.go_on
+                && v.property == crate::verdict::Property::DataRace
+            {
+                let Attempt::Fail(v, text) = tried else {
+                    unreachable!()
+                };
+                st.record(me, text);
+                st.races_on(&v);
+                if st.aborted {
+                    drop(st);
+                    unwind();
+                }
+                tried = attempt(&mut st, me);
+            }
             match tried {
                 Attempt::Done(r, text) => {
                     st.gors[me].pending = None;
@@ -506,6 +534,9 @@ impl World {
         }
         if let Some((v, text)) = check(&mut st, me) {
             st.record(me, text);
+            if st.races_on(&v) {
+                return;
+            }
             drop(st);
             self.fail_with(v);
         }
@@ -650,11 +681,18 @@ impl World {
                     self.sleep(me);
                 }
                 None => {
-                    let msg = format!(
-                        "the schedule ends after step {step}, but {} took another step",
-                        st.gors[me].name
-                    );
-                    st.fail(Violation::new(Property::Diverged, msg));
+                    // A race's schedule ends where it shows the race (`go_on`).
+                    let v = match st.race.as_ref().filter(|r| r.1 == step) {
+                        Some((race, _)) => race.clone(),
+                        None => Violation::new(
+                            Property::Diverged,
+                            format!(
+                                "the schedule ends after step {step}, but {} took another step",
+                                st.gors[me].name
+                            ),
+                        ),
+                    };
+                    st.fail(v);
                     drop(st);
                     return false;
                 }
@@ -876,6 +914,7 @@ impl World {
             regroup: st.regroup,
             pruned: st.pruned,
             cut,
+            race: st.race.take(),
         }
     }
 

@@ -197,6 +197,7 @@ impl State {
                     p.put(*value as u64);
                     self.history(&mut p, var, o);
                 }
+                ObjKind::Clock => p.put(self.now.as_nanos() as u64),
                 ObjKind::Once { state } => p.put(match state {
                     OnceState::New => 0u64,
                     OnceState::Running(g) => *g as u64 + 2,

@@ -222,6 +222,10 @@ pub(crate) enum ObjKind {
         value: i64,
         var: VarState,
     },
+    /// The clock of `any` time mode, for a program that reads it (`Go::use_clock`):
+    /// `State::now`, which each sleep moves on; an object so that the engines order
+    /// every reading of it against every move.
+    Clock,
 }
 
 /// One access to a plain variable: who, at which of its epochs, at which step, where.
@@ -463,6 +467,11 @@ pub(crate) struct State {
     pub at_max_steps: AtMaxSteps,
     /// The execution reached `max_steps` and was cut (`AtMaxSteps::Cut`).
     pub cut: bool,
+    /// A data race does not stop the execution (`Options::go_on`): Go's race detector
+    /// reports it and the program goes on.
+    pub go_on: bool,
+    /// With `go_on`: the first race, and the steps of the trace that show it.
+    pub race: Option<(Violation, usize)>,
     pub check_races: bool,
     pub replay: Option<Vec<Turn>>,
     /// The case chosen by the step being taken, for `record`.
@@ -544,6 +553,8 @@ impl State {
             max_steps: opts.max_steps,
             at_max_steps: opts.at_max_steps,
             cut: false,
+            go_on: opts.go_on,
+            race: None,
             check_races: opts.check_races,
             replay: opts.replay,
             chosen: None,
@@ -1071,6 +1082,19 @@ impl State {
             );
             self.fail(Violation::new(Property::StepBound, msg));
         }
+    }
+
+    /// A data race the step just recorded found, with `go_on`: kept, and the execution
+    /// goes on unchecked. False if it must stop there instead.
+    pub(crate) fn races_on(&mut self, v: &Violation) -> bool {
+        if !self.go_on || v.property != Property::DataRace {
+            return false;
+        }
+        // The first is the execution's: checking stops there, so that a replay of the
+        // steps that show it ends where they do.
+        self.race = Some((v.clone(), self.trace.len()));
+        self.check_races = false;
+        true
     }
 
     /// The execution reached its bound (`message` says which): fails it

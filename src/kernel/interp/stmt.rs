@@ -139,7 +139,7 @@ impl<'a> I<'a> {
                 fr.defers.push((fv, args));
             }
             S::If(init, cond, then, els) => {
-                let env = self.scope(&env);
+                let env = self.scope(env);
                 if let Some(i) = init {
                     self.stmt(i, &env, fr)?;
                 }
@@ -149,7 +149,7 @@ impl<'a> I<'a> {
                     return self.stmt(e, &env, fr);
                 }
             }
-            S::Block(b) => return self.block(b, &self.scope(&env), fr),
+            S::Block(b) => return self.block(b, &self.scope(env), fr),
             S::For(init, cond, post, body, label) => {
                 return self.for_loop(s.pos, init, cond, post, body, label, env, fr);
             }
@@ -157,7 +157,7 @@ impl<'a> I<'a> {
                 return self.range(k.as_ref(), v.as_ref(), *define, e, body, label, env, fr);
             }
             S::Switch(init, tag, cases, label) => {
-                let env = self.scope(&env);
+                let env = self.scope(env);
                 if let Some(i) = init {
                     self.stmt(i, &env, fr)?;
                 }
@@ -244,8 +244,7 @@ impl<'a> I<'a> {
         env: &Env,
         fr: &mut Frame,
     ) -> R<Flow> {
-        // Go 1.22: each iteration has its own copy of the loop's variables.
-        let mut cur = self.scope(&env);
+        let mut cur = self.scope(env);
         if let Some(i) = init {
             self.stmt(i, &cur, fr)?;
         }
@@ -270,11 +269,15 @@ impl<'a> I<'a> {
             if let Some(f) = Self::after_body(flow, label) {
                 return Ok(f);
             }
-            let next = self.scope(&env);
-            for (n, v) in cur.own() {
-                next.define(&n, v.copy_by(self));
+            // Go 1.22: each iteration has its own copy of the loop's variables; before,
+            // one variable for all of them, which a closure started in the body shares.
+            if !self.k().shared_loop_vars {
+                let next = self.scope(env);
+                for (n, v) in cur.own() {
+                    next.define(&n, v.copy_by(self));
+                }
+                cur = next;
             }
-            cur = next;
             if let Some(p) = post {
                 self.stmt(p, &cur, fr)?;
             }
@@ -294,6 +297,16 @@ impl<'a> I<'a> {
         fr: &mut Frame,
     ) -> R<Flow> {
         let x = self.eval(e, env)?;
+        // Before Go 1.22 the range variables are one pair for the whole loop: the first
+        // iteration defines them, the others assign them.
+        let shared = self.k().shared_loop_vars.then(|| self.scope(env));
+        let mut defined = false;
+        let mut iteration = || {
+            let it = shared.clone().unwrap_or_else(|| self.scope(env));
+            let define = define && !(shared.is_some() && defined);
+            defined = true;
+            (it, define)
+        };
         let mut items: Box<dyn Iterator<Item = (Value, Value)>> = match &x {
             Value::Int(n) => Box::new((0..*n).map(|i| (Value::Int(i), Value::Nil))),
             Value::Slice(s) => {
@@ -330,7 +343,7 @@ impl<'a> I<'a> {
                     if !ok {
                         return Ok(Flow::Next);
                     }
-                    let it = self.scope(&env);
+                    let (it, define) = iteration();
                     self.bind(k, val, define, &it)?;
                     let flow = self.block(body, &self.scope(&it), fr)?;
                     if let Some(f) = Self::after_body(flow, label) {
@@ -342,7 +355,7 @@ impl<'a> I<'a> {
         };
         for (a, b) in &mut items {
             self.tick();
-            let it = self.scope(&env);
+            let (it, define) = iteration();
             self.bind(k, a, define, &it)?;
             self.bind(v, b, define, &it)?;
             let flow = self.block(body, &self.scope(&it), fr)?;
@@ -414,7 +427,7 @@ impl<'a> I<'a> {
             None => chans.iter().position(|c| c.is_none()).unwrap_or(0),
         };
         let c = &cases[case];
-        let scope = self.scope(&env);
+        let scope = self.scope(env);
         if let (Some(Comm::Recv(targets, define, _)), Some((k, _))) = (&c.comm, &chans[case]) {
             let (val, ok) = match &k.c {
                 ChanImpl::Time(_) => match fired.take::<()>() {

@@ -1,0 +1,3 @@
+module example.com/loopvar
+
+go 1.20
