@@ -413,6 +413,56 @@ pub fn explore(
     model: ModelFn,
     progress: Option<Arc<AtomicU64>>,
 ) -> Result<Outcome, Error> {
+    let (e, b) = (engine.clone(), bounds.clone());
+    watched(bounds.time_limit, move || {
+        explore_now(&e, &b, model, progress)
+    })
+}
+
+/// How long past its time limit an exploration may run before the watchdog gives up
+/// on it: the limit is checked between executions, and one execution may be under way.
+pub const GRACE: Duration = Duration::from_secs(5);
+
+/// Runs `f`, an exploration, on a thread of its own, and waits for it until `limit`
+/// and the grace have passed. An exploration past that is stuck where no bound reaches:
+/// in a model's own code between two operations (a loop, a lock of its own taken
+/// twice). Its thread is left behind, and the error names the goroutine.
+fn watched<T: Send + 'static>(
+    limit: Duration,
+    f: impl FnOnce() -> Result<T, Error> + Send + 'static,
+) -> Result<T, Error> {
+    let id = crate::world::watch::start();
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::Builder::new()
+        .name("stalemate-explore".into())
+        .stack_size(crate::world::watch::STACK)
+        .spawn(move || {
+            engine::watch_enter(id);
+            let _ = tx.send(f());
+        })
+        .map_err(|e| Error::Engine(format!("no thread for the exploration: {e}")))?;
+    let r = rx.recv_timeout(limit.saturating_add(GRACE));
+    let stuck = crate::world::watch::stop(id);
+    match r {
+        Ok(r) => r,
+        Err(std::sync::mpsc::RecvTimeoutError::Timeout) => Err(Error::Engine(format!(
+            "the exploration did not end within its time limit ({} s) and {} s of grace: {} (its thread is left behind)",
+            limit.as_secs(),
+            GRACE.as_secs(),
+            stuck.unwrap_or_else(|| "no goroutine is known to be running".into())
+        ))),
+        Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => {
+            Err(Error::Engine("the exploration's thread panicked".into()))
+        }
+    }
+}
+
+fn explore_now(
+    engine: &Engine,
+    bounds: &Bounds,
+    model: ModelFn,
+    progress: Option<Arc<AtomicU64>>,
+) -> Result<Outcome, Error> {
     if bounds.all {
         return explore_all(engine, bounds, model, progress).map_err(Error::Engine);
     }

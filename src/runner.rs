@@ -131,7 +131,7 @@ impl EngineRun {
         match (&self.explored.stop, &self.engine) {
             (Stop::Found, _) => format!("{n}, stopped at the violation"),
             (Stop::Exhausted, _) if self.explored.cut > 0 => format!(
-                "{n}: the search ended, but nothing past a cut was explored: not proven (raise max_steps, or set at_max_steps = \"fail\" for a model whose executions must end)"
+                "{n}: the search ended, but nothing past a cut was explored: no proof (raise max_steps, or set at_max_steps = \"fail\" for a model whose executions must end)"
             ),
             (Stop::Exhausted, _) if let Some(p) = self.explored.part => format!(
                 "{n}: every interleaving of part {}/{} of the tree ({} of its {} units, picked by a mix of their numbers; proven for these parameters once every part is)",

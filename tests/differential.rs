@@ -1206,6 +1206,40 @@ fn loom_reaches_exactly_what_exhaustive_dfs_reaches() {
     );
 }
 
+/// A campaign of `cases` programs of `shape` drawn from `seed`: each must `agree`, and
+/// `mark` says of dpor's own exploration of it whether it has what the test counts
+/// (or an error). Returns the programs compared, skipped (beyond the bounds) and
+/// marked, and panics at the first that fails.
+fn campaign(
+    shape: impl Strategy<Value = Program>,
+    cases: u32,
+    seed: u64,
+    mark: impl Fn(&stalemate::explore::Outcome) -> Result<bool, String>,
+) -> (u64, u64, u64) {
+    let (compared, skipped, marked) = (AtomicU64::new(0), AtomicU64::new(0), AtomicU64::new(0));
+    let r = TestRunner::new(config(cases, seed)).run(&shape, |p| {
+        match agree(&p) {
+            Ok(true) => compared.fetch_add(1, Relaxed),
+            Ok(false) => skipped.fetch_add(1, Relaxed),
+            Err(e) => return Err(TestCaseError::fail(e)),
+        };
+        let o = explore(&Engine::Dpor, &bounds(&p), model(&p), None).expect("dpor ran");
+        if mark(&o).map_err(TestCaseError::fail)? {
+            marked.fetch_add(1, Relaxed);
+        }
+        Ok(())
+    });
+    let counts = (
+        compared.into_inner(),
+        skipped.into_inner(),
+        marked.into_inner(),
+    );
+    if let Err(e) = r {
+        panic!("{e}");
+    }
+    counts
+}
+
 /// The race kinds side by side (the racy shape): atomics beside plain accesses of one
 /// variable, whole copies of model data, and `Add`s that may start a WaitGroup from
 /// zero against its `Wait`s. loom, dpor and the stateful search must agree with DFS on
@@ -1215,33 +1249,14 @@ fn loom_reaches_exactly_what_exhaustive_dfs_reaches() {
 fn race_kinds_reach_what_exhaustive_dfs_reaches() {
     let cases = common::env_or("STALEMATE_DIFF_RACY_CASES", 48);
     let seed = common::env_or("STALEMATE_DIFF_RACY_SEED", 0x7ace_0050);
-    let (compared, skipped, racy) = (AtomicU64::new(0), AtomicU64::new(0), AtomicU64::new(0));
-    let r = TestRunner::new(config(cases, seed)).run(&racy_program(), |p| {
-        match agree(&p) {
-            Ok(true) => compared.fetch_add(1, Relaxed),
-            Ok(false) => skipped.fetch_add(1, Relaxed),
-            Err(e) => return Err(TestCaseError::fail(e)),
-        };
-        let found = explore(&Engine::Dpor, &bounds(&p), model(&p), None).expect("dpor ran");
-        if found
-            .finding
-            .is_some_and(|f| f.violation().property.key() == "data-race")
-        {
-            racy.fetch_add(1, Relaxed);
-        }
-        Ok(())
+    let (compared, skipped, racy) = campaign(racy_program(), cases, seed, |o| {
+        Ok(o.finding
+            .as_ref()
+            .is_some_and(|f| f.violation().property.key() == "data-race"))
     });
-    let (compared, skipped, racy) = (
-        compared.into_inner(),
-        skipped.into_inner(),
-        racy.into_inner(),
-    );
     println!(
         "racy shape: {compared} programs compared ({racy} with a race), {skipped} beyond the bounds"
     );
-    if let Err(e) = r {
-        panic!("{e}");
-    }
     assert!(
         compared >= skipped,
         "{compared} compared, {skipped} skipped"
@@ -1260,35 +1275,16 @@ fn race_kinds_reach_what_exhaustive_dfs_reaches() {
 fn endless_loops_reach_what_exhaustive_dfs_reaches() {
     let cases = common::env_or("STALEMATE_DIFF_ENDLESS_CASES", 48);
     let seed = common::env_or("STALEMATE_DIFF_ENDLESS_SEED", 0x0e2d_1e55);
-    let (compared, skipped, found) = (AtomicU64::new(0), AtomicU64::new(0), AtomicU64::new(0));
-    let r = TestRunner::new(config(cases, seed)).run(&endless_program(), |p| {
-        match agree(&p) {
-            Ok(true) => compared.fetch_add(1, Relaxed),
-            Ok(false) => skipped.fetch_add(1, Relaxed),
-            Err(e) => return Err(TestCaseError::fail(e)),
-        };
-        let o = explore(&Engine::Dpor, &bounds(&p), model(&p), None).expect("dpor ran");
-        if o.finding.is_some() {
-            found.fetch_add(1, Relaxed);
-        } else if o.explored.cut == 0 {
-            return Err(TestCaseError::fail(format!(
-                "a pass with no cut execution: {:?}",
-                o.explored
-            )));
+    let (compared, skipped, found) = campaign(endless_program(), cases, seed, |o| {
+        match (&o.finding, o.explored.cut) {
+            (Some(_), _) => Ok(true),
+            (None, 0) => Err(format!("a pass with no cut execution: {:?}", o.explored)),
+            (None, _) => Ok(false),
         }
-        Ok(())
     });
-    let (compared, skipped, found) = (
-        compared.into_inner(),
-        skipped.into_inner(),
-        found.into_inner(),
-    );
     println!(
         "endless shape: {compared} programs compared ({found} with a finding), {skipped} beyond the bounds"
     );
-    if let Err(e) = r {
-        panic!("{e}");
-    }
     assert!(
         compared >= skipped,
         "{compared} compared, {skipped} skipped"

@@ -475,16 +475,20 @@ fn a_busy_loop_is_cut_at_the_step_bound_and_fails_there_on_request() {
     );
 }
 
-/// Two goroutines take two locks in opposite orders while a third loops forever.
-fn abba_beside(go: &Go, looper: fn(&Go)) {
+/// Two goroutines take locks A and B while a third loops forever: `t` takes them in
+/// the opposite order to main's (`inverted`), or in the same order.
+fn locks_beside_a_loop(go: &Go, inverted: bool) {
     let (a, b) = (go.mutex("A"), go.mutex("B"));
-    go.go("looper", move |go| looper(&go));
-    let (a2, b2) = (a.clone(), b.clone());
+    go.go("looper", move |go| busy(&go));
+    let (first, second) = match inverted {
+        true => (b.clone(), a.clone()),
+        false => (a.clone(), b.clone()),
+    };
     go.go("t", move |_| {
-        b2.lock();
-        a2.lock();
-        a2.unlock();
-        b2.unlock();
+        first.lock();
+        second.lock();
+        second.unlock();
+        first.unlock();
     });
     a.lock();
     b.lock();
@@ -499,7 +503,7 @@ fn a_lock_cycle_beside_a_goroutine_that_runs_on_is_a_deadlock_at_the_cut() {
         .into_iter()
         .filter(|e| *e != Engine::Dfs)
         .collect();
-    let m = expect_on(reducing, "deadlock", |go| abba_beside(go, busy));
+    let m = expect_on(reducing, "deadlock", |go| locks_beside_a_loop(go, true));
     assert!(
         m.contains(
             "main, t wait for each other in a cycle of locks, while other goroutines run on"
@@ -508,21 +512,7 @@ fn a_lock_cycle_beside_a_goroutine_that_runs_on_is_a_deadlock_at_the_cut() {
     );
     // The same locks taken in one order: nothing to find, every execution cut.
     for e in engines() {
-        let main: ModelFn = Arc::new(|go: &Go| {
-            let (a, b) = (go.mutex("A"), go.mutex("B"));
-            go.go("looper", move |go| busy(&go));
-            let (a2, b2) = (a.clone(), b.clone());
-            go.go("t", move |_| {
-                a2.lock();
-                b2.lock();
-                b2.unlock();
-                a2.unlock();
-            });
-            a.lock();
-            b.lock();
-            b.unlock();
-            a.unlock();
-        });
+        let main: ModelFn = Arc::new(|go: &Go| locks_beside_a_loop(go, false));
         let o = explore(&e, &bounds().max_steps(40), main, None).unwrap();
         assert!(o.finding.is_none(), "{}", e.describe());
         assert!(o.explored.cut > 0, "{}", e.describe());
@@ -1076,4 +1066,25 @@ fn a_tick_is_ordered_after_the_reset_that_armed_it() {
             done.recv();
         });
     }
+}
+
+#[test]
+fn in_any_time_mode_a_clock_in_use_is_never_behind_a_sleep_or_a_fired_timer() {
+    let ms = Duration::from_millis;
+    expect("pass", move |go| {
+        go.use_clock();
+        let t = go.after("t", ms(30));
+        go.sleep(ms(10));
+        let now = go.now();
+        go.check("after-sleep", now >= ms(10), || format!("{now:?}"));
+        t.recv();
+        let now = go.now();
+        go.check("after-timer", now >= ms(30), || format!("{now:?}"));
+    });
+    // Without it the clock stands still in `any` mode.
+    expect("pass", move |go| {
+        go.sleep(ms(10));
+        let now = go.now();
+        go.check("still", now.is_zero(), || format!("{now:?}"));
+    });
 }

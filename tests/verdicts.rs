@@ -42,8 +42,8 @@ fn engine_run(engine: Engine, executions: u64, stop: Stop, error: Option<&str>) 
 }
 
 /// No run line of any engine claims a proof, or coverage at all, when the engine
-/// failed or completed no execution; and only an unbounded exhaustive engine that
-/// finished claims one.
+/// failed or completed no execution; none claims one when executions were cut at the
+/// step bound; and only an unbounded exhaustive engine that finished claims one.
 #[test]
 fn no_line_claims_a_proof_from_an_error_or_an_empty_search() {
     let engines = [
@@ -64,10 +64,19 @@ fn no_line_claims_a_proof_from_an_error_or_an_empty_search() {
     let mut proofs = 0;
     for e in &engines {
         for stop in &stops {
-            for executions in [0, 1, 7] {
+            for (executions, cut) in [(0, 0), (1, 0), (7, 0), (7, 3)] {
                 for error in [None, Some("Model exceeded maximum number of branches")] {
-                    let r = engine_run(e.clone(), executions, stop.clone(), error);
+                    let mut r = engine_run(e.clone(), executions, stop.clone(), error);
+                    r.explored.cut = cut;
                     let line = run_line(&r);
+                    if cut > 0 {
+                        assert!(!r.proven(), "{line}");
+                        assert!(!line.contains("proven"), "{line}");
+                        assert!(!line.contains("every interleaving"), "{line}");
+                        if error.is_none() {
+                            assert!(line.contains("3 of them cut at the step bound"), "{line}");
+                        }
+                    }
                     let claims = line.contains("proven") || line.contains("every interleaving");
                     let void = error.is_some() || executions == 0;
                     assert!(!(claims && void), "{line}");

@@ -30,23 +30,26 @@ impl Go {
 
     /// In `any` time mode, gives the program a clock that is never behind a sleep
     /// that ended or a timer that fired (a timer's goroutine sleeps until it fires):
-    /// each sleep moves it on by its duration when it ends, and reading it
-    /// (`now`) is a step ordered against every sleep. Concurrent sleeps add up, which
-    /// Go allows (time may pass at any rate); a clock behind one would not be. `None`
-    /// in virtual time, whose clock is already so. The caller holds the clock for the
-    /// execution.
-    pub(crate) fn use_clock(&self) -> Option<Arc<crate::world::Obj>> {
+    /// each sleep moves it on by its duration when it ends, and reading it (`now`) is a
+    /// step ordered against every sleep. Concurrent sleeps add up, which Go allows
+    /// (time may pass at any rate); a clock behind one would not be. Call it before
+    /// the first sleep or timer of a model that reads `now` in `any` mode (a kernel
+    /// that reads the clock does); without it the clock stands still there, and
+    /// sleeps and timers cost no order. Nothing in virtual time, whose clock is so.
+    pub fn use_clock(&self) {
         if self.virtual_time() {
-            return None;
+            return;
         }
         let c = self.obj("clock", crate::world::ObjKind::Clock);
-        *self.w.clock.lock().unwrap_or_else(|e| e.into_inner()) = Some(Arc::downgrade(&c));
-        Some(c)
+        *self.w.clock.lock().unwrap_or_else(|e| e.into_inner()) = Some(c);
     }
 
     fn clock(&self) -> Option<Arc<crate::world::Obj>> {
-        let c = self.w.clock.lock().unwrap_or_else(|e| e.into_inner());
-        c.as_ref().and_then(std::sync::Weak::upgrade)
+        self.w
+            .clock
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .clone()
     }
 
     /// `time.Sleep(d)`. In `any` mode it is a step that orders nothing (every order is

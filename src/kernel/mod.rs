@@ -336,8 +336,10 @@ pub fn build(k: &'static Kernel, params: &Params) -> ModelFn {
             mem: go.checks_races().then(Default::default),
             ids: Default::default(),
             roots: Default::default(),
-            _clock: if k.reads_clock { go.use_clock() } else { None },
         });
+        if k.reads_clock {
+            go.use_clock();
+        }
         // The world asks what goroutines reach at a cut (Go's leak rule); weakly, as
         // the world outlives nothing of the kernel's.
         let weak = Arc::downgrade(&rt);

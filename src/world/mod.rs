@@ -9,6 +9,7 @@
 mod detect;
 pub(crate) mod print;
 mod state;
+pub(crate) mod watch;
 
 pub use crate::verdict::Fault;
 pub(crate) use state::*;
@@ -176,9 +177,9 @@ pub(crate) struct World {
     pub(crate) prints: bool,
     /// The stateful search runs this execution (`engine::stateful`).
     stateful: bool,
-    /// The clock of `any` time mode, if the program reads it (`Go::use_clock`); the
-    /// program holds it.
-    pub(crate) clock: Mutex<Option<std::sync::Weak<Obj>>>,
+    /// The clock of `any` time mode, if the program reads it (`Go::use_clock`); let go
+    /// when main's execution ends (it points back at this world).
+    pub(crate) clock: Mutex<Option<Arc<Obj>>>,
 }
 
 impl World {
@@ -190,7 +191,7 @@ impl World {
         let (replaying, shared) = (opts.replay.is_some(), opts.shared.clone());
         let mut st = State::new(opts);
         st.prints = prints;
-        Arc::new(World {
+        let w = Arc::new(World {
             kind,
             replaying,
             shared,
@@ -202,7 +203,9 @@ impl World {
             prints,
             stateful,
             clock: Mutex::new(None),
-        })
+        });
+        watch::register(&w);
+        w
     }
 
     pub(crate) fn lock(&self) -> MutexGuard<'_, State> {
@@ -330,13 +333,16 @@ impl World {
             // changed the shared state touched the object then, and made this one's
             // happens-before update (`State::hand_off`). Its step reads and writes only its
             // own fields, so it touches no object.
-            let handed = self.flush_reading(|st| {
+            // A goroutine past its step bound parks for good instead (below): a step
+            // that touches nothing and changes nothing shared.
+            let (handed, bound) = self.flush_reading(|st| {
+                let bound = st.gors[me].steps >= st.max_steps;
                 // Said before the scheduling point, where an engine asks.
-                st.gors[me].pending = pending;
-                st.gors[me].handed()
+                st.gors[me].pending = if bound { None } else { pending };
+                (st.gors[me].handed(), bound)
             });
             let switched = woken && !engine::retry_touches(self.kind);
-            if !handed && !switched {
+            if !handed && !switched && !bound {
                 self.touch(objs);
             }
             if let Some(f) = &self.fate {
@@ -375,9 +381,8 @@ impl World {
             st.observed = 0;
             st.hb = state::Hb::Sync;
             st.hb_only = None;
-            // A goroutine past its step bound parks for good instead (a step of its own,
-            // so that a replay parks it where the execution did).
-            let bound = st.gors[me].steps >= st.max_steps;
+            // Parking for good is a step of its own, so that a replay parks it where
+            // the execution did.
             let mut tried = if bound {
                 let text = say!(st, "is cut at its step bound ({} steps)", st.max_steps);
                 Attempt::Block(Wait::Bound, text)
@@ -896,6 +901,7 @@ impl World {
             }
         }
         engine::show_states(None);
+        self.clock.lock().unwrap_or_else(|e| e.into_inner()).take();
         let mut st = self.lock();
         let end = (self.census && self.prints && !st.aborted)
             .then(|| st.fingerprint())

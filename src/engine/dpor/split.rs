@@ -151,13 +151,17 @@ pub(crate) fn explore(
     let mut results: Vec<Walked> = if jobs <= 1 {
         vec![work(0)]
     } else {
+        let watched = crate::engine::watch_current();
         std::thread::scope(|s| {
             let handles: Vec<_> = (0..jobs)
                 .map(|j| {
                     let work = &work;
                     std::thread::Builder::new()
                         .name(format!("dpor-{j}"))
-                        .spawn_scoped(s, move || work(j))
+                        .spawn_scoped(s, move || {
+                            crate::engine::watch_enter(watched);
+                            work(j)
+                        })
                         .expect("a thread for dpor")
                 })
                 .collect();

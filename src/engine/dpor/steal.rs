@@ -167,12 +167,16 @@ pub(crate) fn explore(jobs: usize, budget: &Budget, body: Body) -> Result<Explor
     if jobs <= 1 {
         work(&pool);
     } else {
+        let watched = crate::engine::watch_current();
         std::thread::scope(|s| {
             for j in 0..jobs {
                 let pool = &pool;
                 std::thread::Builder::new()
                     .name(format!("dpor-{j}"))
-                    .spawn_scoped(s, move || work(pool))
+                    .spawn_scoped(s, move || {
+                        crate::engine::watch_enter(watched);
+                        work(pool)
+                    })
                     .expect("a thread for dpor");
             }
         });

@@ -52,9 +52,6 @@ pub struct Rt {
     pub ids: Ids,
     /// What each goroutine reaches, for Go's goroutine leak rule.
     pub roots: crate::kernel::reach::Registry,
-    /// The clock of `any` time mode, if the kernel reads it (`Go::use_clock`), held
-    /// for the execution: the world keeps only a weak reference.
-    pub _clock: Option<Arc<crate::world::Obj>>,
 }
 
 impl Value {
