@@ -264,7 +264,11 @@ mod tests {
         names.dedup();
         assert_eq!(names.len(), PACKAGES.len());
         assert!(PACKAGES.iter().all(|p| !p.1.is_empty()));
-        assert_eq!(members("rand"), members("rand"));
+        // Members are found by the package's name, the last element of its path.
+        let rand = PACKAGES.iter().find(|p| p.0 == "math/rand").map(|p| p.1);
+        assert_eq!(Some(members("rand")), rand);
+        assert!(members("rand").contains(&"Intn"));
+        assert!(members("math/rand").is_empty() && members("os").is_empty());
         assert!(members("atomic").contains(&"AddInt64"));
         assert!(importable("math/rand") && !importable("os"));
     }
