@@ -241,6 +241,16 @@ fn a_deadline_loop_ends_in_any_time_mode_and_its_late_sender_leaks() {
 }
 
 #[test]
+fn strings_and_strconv_give_gos_results() {
+    expect("strings_strconv.go", "pass");
+}
+
+#[test]
+fn an_interface_may_embed_sync_locker_and_a_dial_is_refused() {
+    expect("locker_dial.go", "pass");
+}
+
+#[test]
 fn semantics_hold_in_every_schedule() {
     expect("semantics.go", "pass");
 }
@@ -330,7 +340,7 @@ fn constructs_outside_the_subset_are_errors_at_their_place() {
             "import",
             "package main\n\nimport \"net/http\"\n\nfunc main() {}\n",
             ":3:8: import \"net/http\" is outside the subset",
-            "a kernel may import: sync, time, context, errors, io, net, unsafe, log, sync/atomic, math/rand, fmt, testing",
+            "a kernel may import: sync, time, context, errors, strings, strconv, io, net, unsafe, log, sync/atomic, math/rand, fmt, testing",
         ),
         (
             "member",

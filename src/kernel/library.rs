@@ -56,6 +56,40 @@ pub const PACKAGES: &[(&str, &[&str])] = &[
     ),
     ("errors", &["New", "Is"]),
     (
+        "strings",
+        &[
+            "Contains",
+            "HasPrefix",
+            "HasSuffix",
+            "Index",
+            "Count",
+            "EqualFold",
+            "TrimPrefix",
+            "TrimSuffix",
+            "Split",
+            "Join",
+            "Repeat",
+            "ToUpper",
+            "ToLower",
+            "TrimSpace",
+            "Fields",
+            "ReplaceAll",
+            "Replace",
+        ],
+    ),
+    (
+        "strconv",
+        &[
+            "Itoa",
+            "Atoi",
+            "FormatInt",
+            "FormatBool",
+            "Quote",
+            "ParseInt",
+            "ParseBool",
+        ],
+    ),
+    (
         "io",
         &[
             "EOF",
@@ -70,7 +104,10 @@ pub const PACKAGES: &[(&str, &[&str])] = &[
             "ReadWriteCloser",
         ],
     ),
-    ("net", &["Conn", "Error", "Listener", "Addr"]),
+    (
+        "net",
+        &["Conn", "Error", "Listener", "Addr", "Dial", "DialTimeout"],
+    ),
     ("unsafe", &["Pointer"]),
     (
         "log",
@@ -153,6 +190,7 @@ pub fn import_paths() -> Vec<&'static str> {
 /// an interface may embed one. `net`'s are here as interfaces only (no network).
 pub const INTERFACES: &[(&str, &[&str])] = &[
     ("error", &["Error"]),
+    ("sync.Locker", &["Lock", "Unlock"]),
     ("io.Reader", &["Read"]),
     ("io.Writer", &["Write"]),
     ("io.Closer", &["Close"]),

@@ -5,6 +5,7 @@
 mod expr;
 mod lib;
 mod stmt;
+mod text;
 
 use super::Kernel;
 use super::ast::*;
