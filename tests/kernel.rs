@@ -241,6 +241,16 @@ fn a_deadline_loop_ends_in_any_time_mode_and_its_late_sender_leaks() {
 }
 
 #[test]
+fn lock_striping_by_address_is_proven_and_its_misuse_races() {
+    expect("lock_striping.go", "pass");
+    expect_saying(
+        "lock_striping_race.go",
+        "data-race",
+        &["wrote total", "nothing orders the two"],
+    );
+}
+
+#[test]
 fn strings_and_strconv_give_gos_results() {
     expect("strings_strconv.go", "pass");
 }

@@ -616,6 +616,9 @@ impl<'a> I<'a> {
                 if let Some(v) = self.builtin(n, args, spread, env, p)? {
                     return Ok(v);
                 }
+                if n == "uintptr" {
+                    return self.address(args, env);
+                }
                 if self.k().types.contains_key(n) || is_basic(n) {
                     return self.convert(args, env);
                 }
@@ -654,6 +657,24 @@ impl<'a> I<'a> {
             }
             E::Sel(x, _) => self.package(x, env).is_some(),
             _ => false,
+        }
+    }
+
+    /// `uintptr(x)`: an integer stays one; a pointer (`unsafe.Pointer(p)`, a channel, a
+    /// map, a sync value) becomes its address. Every object has one, by the order this
+    /// execution first took an address or a map key of it (the order `Ids` numbers):
+    /// the same in every execution that takes them in the same order, and in its
+    /// replay. Addresses are 16 bytes apart from Go's heap's 0xc000010000.
+    fn address(&self, args: &[Expr], env: &Env) -> R<Value> {
+        let v = self.convert(args, env)?;
+        if let Value::Int(_) = v {
+            return Ok(v);
+        }
+        match v.key(&self.rt.ids) {
+            Some(crate::kernel::value::Key::Ref(r)) => {
+                Ok(Value::Int(0x00c0_0001_0000 + 16 * r.seq as i64))
+            }
+            _ => Err(unsupported(format!("uintptr of {}", v.show()))),
         }
     }
 
