@@ -1,9 +1,10 @@
 // Lock striping by address: each counter is guarded by the shard its address picks,
 // uintptr(unsafe.Pointer(p)) as real code computes it. Every object has an address,
-// the same in every execution and replay.
+// the same in every execution and replay, and %p prints it.
 package main
 
 import (
+	"fmt"
 	"sync"
 	"unsafe"
 )
@@ -25,6 +26,9 @@ func main() {
 	}
 	if uintptr(unsafe.Pointer(a)) != uintptr(unsafe.Pointer(a)) {
 		panic("an object's address moved")
+	}
+	if fmt.Sprintf("%p", b) != fmt.Sprintf("0x%x", uintptr(unsafe.Pointer(b))) {
+		panic("%p is not the address")
 	}
 	var wg sync.WaitGroup
 	for _, p := range []*int{a, b, a} {

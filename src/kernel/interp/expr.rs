@@ -661,20 +661,15 @@ impl<'a> I<'a> {
     }
 
     /// `uintptr(x)`: an integer stays one; a pointer (`unsafe.Pointer(p)`, a channel, a
-    /// map, a sync value) becomes its address. Every object has one, by the order this
-    /// execution first took an address or a map key of it (the order `Ids` numbers):
-    /// the same in every execution that takes them in the same order, and in its
-    /// replay. Addresses are 16 bytes apart from Go's heap's 0xc000010000.
+    /// map, a sync value) becomes its address (`interp::address`).
     fn address(&self, args: &[Expr], env: &Env) -> R<Value> {
         let v = self.convert(args, env)?;
         if let Value::Int(_) = v {
             return Ok(v);
         }
-        match v.key(&self.rt.ids) {
-            Some(crate::kernel::value::Key::Ref(r)) => {
-                Ok(Value::Int(0x00c0_0001_0000 + 16 * r.seq as i64))
-            }
-            _ => Err(unsupported(format!("uintptr of {}", v.show()))),
+        match super::address(&v, &self.rt.ids) {
+            Some(a) => Ok(Value::Int(a)),
+            None => Err(unsupported(format!("uintptr of {}", v.show()))),
         }
     }
 

@@ -424,7 +424,7 @@ impl<'a> I<'a> {
                 }
                 "Fatal" | "Fatalf" | "Error" | "Errorf" => {
                     let msg = if m.ends_with('f') {
-                        format_go(&args)
+                        format_go(&args, &self.rt.ids)
                     } else {
                         join_go(&args)
                     };
@@ -433,7 +433,7 @@ impl<'a> I<'a> {
                 }
                 "Log" | "Logf" => {
                     let msg = if m.ends_with('f') {
-                        format_go(&args)
+                        format_go(&args, &self.rt.ids)
                     } else {
                         join_go(&args)
                     };
@@ -677,11 +677,12 @@ impl<'a> I<'a> {
             }
             ("errors", "New") => Value::Error(Arc::from(arg(0).show().as_str())),
             ("errors", "Is") => Value::Bool(arg(0).equals(&arg(1)).unwrap_or(false)),
-            ("fmt", "Sprintf") => Value::str(&format_go(&args)),
+            ("fmt", "Sprintf") => Value::str(&format_go(&args, &self.rt.ids)),
             ("fmt", "Sprint") | ("fmt", "Sprintln") => Value::str(&join_go(&args)),
-            ("fmt", "Errorf") => Value::Error(Arc::from(format_go(&args).as_str())),
+            ("fmt", "Errorf") => Value::Error(Arc::from(format_go(&args, &self.rt.ids).as_str())),
             ("fmt", "Printf") | ("log", "Printf") => {
-                self.go.note(format_go(&args).trim_end().to_string());
+                self.go
+                    .note(format_go(&args, &self.rt.ids).trim_end().to_string());
                 Value::Nil
             }
             ("fmt", "Println") | ("fmt", "Print") | ("log", "Println") | ("log", "Print") => {
@@ -691,7 +692,7 @@ impl<'a> I<'a> {
             // Go prints, then os.Exit(1): the program ends there, its deferred calls
             // unrun; a finding of its own, not a panic.
             ("log", "Fatal" | "Fatalf" | "Fatalln") => {
-                let msg = log_text(name, &args);
+                let msg = log_text(name, &args, &self.rt.ids);
                 self.go.note(format!("log.{name}: {msg}"));
                 self.go.check("exit", false, || {
                     format!("log.{name}: {msg} (the program exits with status 1)")
@@ -700,7 +701,7 @@ impl<'a> I<'a> {
             }
             // Go prints, then panics with the message: deferred calls run.
             ("log", "Panic" | "Panicf" | "Panicln") => {
-                let msg = log_text(name, &args);
+                let msg = log_text(name, &args, &self.rt.ids);
                 self.go.note(format!("log.{name}: {msg}"));
                 return Err(Panic(msg));
             }
@@ -794,9 +795,9 @@ impl<'a> I<'a> {
 }
 
 /// What `log.Fatalf`-style (formatting) and `log.Fatal`-style (joining) calls print.
-fn log_text(name: &str, args: &[Value]) -> String {
+fn log_text(name: &str, args: &[Value], ids: &crate::kernel::value::Ids) -> String {
     if name.ends_with('f') {
-        format_go(args).trim_end().to_string()
+        format_go(args, ids).trim_end().to_string()
     } else {
         join_go(args)
     }

@@ -730,8 +730,20 @@ pub fn binary(op: &str, a: Value, b: Value) -> R<Value> {
     })
 }
 
-/// `fmt.Sprintf`: %v %d %s %q %t %x and %%.
-pub fn format_go(args: &[Value]) -> String {
+/// An object's address (`uintptr(unsafe.Pointer(p))`, `%p`): numbered by the order
+/// the execution first takes an object's address or uses it as a map key (the order
+/// `Ids` numbers), 16 bytes apart from Go's heap's 0xc000010000: the same in every
+/// execution that takes them in the same order, and in its replay. `None` for a value
+/// that has none.
+pub fn address(v: &Value, ids: &crate::kernel::value::Ids) -> Option<i64> {
+    match v.key(ids) {
+        Some(crate::kernel::value::Key::Ref(r)) => Some(0x00c0_0001_0000 + 16 * r.seq as i64),
+        _ => None,
+    }
+}
+
+/// `fmt.Sprintf`: %v %d %s %q %t %x %p and %%.
+pub fn format_go(args: &[Value], ids: &crate::kernel::value::Ids) -> String {
     let Some(Value::Str(f)) = args.first() else {
         return join_go(args);
     };
@@ -757,6 +769,13 @@ pub fn format_go(args: &[Value]) -> String {
                 "{:?}",
                 rest.next().map(Value::show).unwrap_or_default()
             )),
+            Some('p') => match rest.next() {
+                Some(v) => match address(v, ids) {
+                    Some(a) => out.push_str(&format!("0x{a:x}")),
+                    None => out.push_str(&format!("%!p({})", v.show())),
+                },
+                None => out.push_str("%!p(MISSING)"),
+            },
             Some('x') => match rest.next() {
                 Some(Value::Int(i)) => out.push_str(&format!("{i:x}")),
                 Some(v) => out.push_str(&v.show()),
