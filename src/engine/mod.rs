@@ -346,6 +346,9 @@ pub(crate) fn aborted() {
 std::thread_local! {
     /// The exploration this thread works for, for the watchdog (0: none watched).
     static WATCH: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+    /// The execution the body just ran was cut at the step bound (`dpor`, whose
+    /// wrappers know whether it counts).
+    static CUT_RUN: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
 }
 
 /// This thread works for exploration `id` (`world::watch`); the threads an engine
@@ -357,12 +360,6 @@ pub(crate) fn watch_enter(id: u64) {
 /// The exploration this thread works for.
 pub(crate) fn watch_current() -> u64 {
     WATCH.with(std::cell::Cell::get)
-}
-
-std::thread_local! {
-    /// The execution the body just ran was cut at the step bound (`dpor`, whose
-    /// wrappers know whether it counts).
-    static CUT_RUN: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
 }
 
 /// Says that the execution the body just ran was cut at the step bound (`dpor`).

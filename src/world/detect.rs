@@ -231,19 +231,26 @@ fn line(st: &State, g: Gid) -> String {
 /// The first cycle among blocked goroutines, scanning goroutines in order.
 fn cycle(st: &State) -> Option<Vec<Gid>> {
     let blocked = |g: Gid| st.gors[g].status == Status::Blocked;
-    for start in 0..st.gors.len() {
-        if !blocked(start) {
-            continue;
-        }
+    first_cycle(st.gors.len(), blocked, |g| edges(st, g))
+}
+
+/// The first cycle of `n` goroutines' waits, scanning them in order: among those
+/// `waits` picks, each edge (`next`) to one that can end the wait.
+fn first_cycle(
+    n: usize,
+    waits: impl Fn(Gid) -> bool,
+    next: impl Fn(Gid) -> Vec<(Gid, String)>,
+) -> Option<Vec<Gid>> {
+    for start in (0..n).filter(|&g| waits(g)) {
         // Follow edges depth-first from `start`, looking for a path back to it.
         let mut path = vec![start];
-        let mut iters = vec![edges(st, start).into_iter()];
+        let mut iters = vec![next(start).into_iter()];
         while let Some(it) = iters.last_mut() {
             match it.next() {
-                Some((n, _)) if n == start => return Some(path),
-                Some((n, _)) if blocked(n) && n > start && !path.contains(&n) => {
-                    path.push(n);
-                    iters.push(edges(st, n).into_iter());
+                Some((g, _)) if g == start => return Some(path),
+                Some((g, _)) if waits(g) && g > start && !path.contains(&g) => {
+                    path.push(g);
+                    iters.push(next(g).into_iter());
                 }
                 Some(_) => {}
                 None => {
@@ -281,35 +288,17 @@ fn lock_wait(st: &State, g: Gid) -> Option<Wait> {
 
 /// The first cycle of goroutines each waiting for a lock the next one holds.
 fn lock_cycle(st: &State) -> Option<Vec<(Gid, Wait)>> {
-    let waits: Vec<Option<Wait>> = (0..st.gors.len()).map(|g| lock_wait(st, g)).collect();
-    let next = |g: Gid| -> Vec<(Gid, String)> {
-        waits[g].as_ref().map_or(Vec::new(), |w| edges_of(st, g, w))
-    };
-    for start in (0..st.gors.len()).filter(|&g| waits[g].is_some()) {
-        let mut path = vec![start];
-        let mut iters = vec![next(start).into_iter()];
-        while let Some(it) = iters.last_mut() {
-            match it.next() {
-                Some((n, _)) if n == start => {
-                    return Some(
-                        path.iter()
-                            .map(|&g| (g, waits[g].clone().unwrap()))
-                            .collect(),
-                    );
-                }
-                Some((n, _)) if waits[n].is_some() && n > start && !path.contains(&n) => {
-                    path.push(n);
-                    iters.push(next(n).into_iter());
-                }
-                Some(_) => {}
-                None => {
-                    iters.pop();
-                    path.pop();
-                }
-            }
-        }
-    }
-    None
+    let mut waits: Vec<Option<Wait>> = (0..st.gors.len()).map(|g| lock_wait(st, g)).collect();
+    let c = first_cycle(
+        waits.len(),
+        |g| waits[g].is_some(),
+        |g| waits[g].as_ref().map_or(Vec::new(), |w| edges_of(st, g, w)),
+    )?;
+    Some(
+        c.into_iter()
+            .filter_map(|g| Some((g, waits[g].take()?)))
+            .collect(),
+    )
 }
 
 /// The finding an execution cut at its step bound shows, if any, whatever the
@@ -346,21 +335,19 @@ pub(super) fn at_cut(st: &mut State) -> Option<Violation> {
 }
 
 /// The objects a blocked goroutine waits on, for `leaked`: `None` if its wait ends
-/// by itself (a sleep, a poll, a timer's channel: the clock goes on).
+/// by itself (a sleep, a poll, a timer's channel: the clock goes on). A nil channel
+/// is never ready: no one reaches it.
 fn waits_on(st: &State, g: Gid) -> Option<Vec<Oid>> {
+    let w = st.gors[g].wait.as_ref()?;
+    if matches!(w, Wait::Sleep(_) | Wait::Poll(_) | Wait::Bound) {
+        return None;
+    }
     let clock = |o: Oid| st.timers.iter().any(|t| t.1 == o) || st.armed.iter().any(|t| t.0 == o);
-    match st.gors[g].wait.as_ref()? {
-        Wait::Lock(o) | Wait::RLock(o) | Wait::WLock(o) => Some(vec![*o]),
-        Wait::Group(o) | Wait::Once(o) | Wait::Cond(o) => Some(vec![*o]),
-        Wait::Sleep(_) | Wait::Poll(_) | Wait::Bound => None,
-        Wait::Chan(cases) => {
-            if cases.iter().any(|(o, _)| clock(*o)) {
-                return None;
-            }
-            // A nil channel is never ready: no one reaches it.
-            let nil = |o: Oid| matches!(&st.objs[o].kind, ObjKind::Chan(c) if c.nil);
-            Some(cases.iter().map(|c| c.0).filter(|&o| !nil(o)).collect())
-        }
+    let nil = |o: Oid| matches!(&st.objs[o].kind, ObjKind::Chan(c) if c.nil);
+    let objs = w.objects();
+    match objs.iter().any(|&o| clock(o)) {
+        true => None,
+        false => Some(objs.into_iter().filter(|&o| !nil(o)).collect()),
     }
 }
 

@@ -371,11 +371,7 @@ impl World {
                 let ids: Vec<usize> = objs.iter().map(|o| o.id).collect();
                 if let Some(v) = st.copy_races(me, &ids) {
                     let text = say!(st, "operates on a copied value");
-                    st.record(me, text);
-                    if !st.races_on(&v) {
-                        drop(st);
-                        self.fail_with(v);
-                    }
+                    st = self.failed(st, me, v, text);
                 }
             }
             st.observed = 0;
@@ -392,21 +388,15 @@ impl World {
             // A race the attempt found, where races do not stop the execution: it is
             // kept, and the operation is attempted again, unchecked from now on (an
             // attempt that fails changes nothing), as Go's race detector lets it go on.
-            while let Attempt::Fail(v, _) = &tried
-                && st.go_on
-                && v.property == crate::verdict::Property::DataRace
-            {
-                let Attempt::Fail(v, text) = tried else {
-                    unreachable!()
-                };
-                st.record(me, text);
-                st.races_on(&v);
-                if st.aborted {
-                    drop(st);
-                    unwind();
+            let tried = loop {
+                match tried {
+                    Attempt::Fail(v, text) => {
+                        st = self.failed(st, me, v, text);
+                        tried = attempt(&mut st, me);
+                    }
+                    t => break t,
                 }
-                tried = attempt(&mut st, me);
-            }
+            };
             match tried {
                 Attempt::Done(r, text) => {
                     st.gors[me].pending = None;
@@ -457,13 +447,31 @@ impl World {
                     drop(st);
                     self.fail_with(v);
                 }
-                Attempt::Fail(v, text) => {
-                    st.record(me, text);
-                    drop(st);
-                    self.fail_with(v);
-                }
+                Attempt::Fail(..) => unreachable!("a failed attempt stops the execution above"),
             }
         }
+    }
+
+    /// A violation the step being taken found (`text`, its trace line): the execution
+    /// fails, unless it is a data race and races do not stop it (`State::races_on`);
+    /// then the state is handed back.
+    fn failed<'a>(
+        &'a self,
+        mut st: MutexGuard<'a, State>,
+        me: Gid,
+        v: Violation,
+        text: String,
+    ) -> MutexGuard<'a, State> {
+        st.record(me, text);
+        if !st.races_on(&v) {
+            drop(st);
+            self.fail_with(v);
+        }
+        if st.aborted {
+            drop(st);
+            unwind();
+        }
+        st
     }
 
     /// The head of a polling loop (a kernel's `for`, a model's `PollLoop::round`), at
@@ -538,12 +546,7 @@ impl World {
             return;
         }
         if let Some((v, text)) = check(&mut st, me) {
-            st.record(me, text);
-            if st.races_on(&v) {
-                return;
-            }
-            drop(st);
-            self.fail_with(v);
+            drop(self.failed(st, me, v, text));
         }
     }
 
@@ -611,14 +614,7 @@ impl World {
     /// its step bound.
     pub(crate) fn past_bound(&self, message: String) -> ! {
         if self.lock().at_max_steps == AtMaxSteps::Fail {
-            if let Some(f) = &self.fate {
-                self.flush();
-                f.touch();
-            }
-            let mut st = self.lock();
-            st.fail(Violation::new(Property::StepBound, message));
-            drop(st);
-            unwind();
+            self.fail_with(Violation::new(Property::StepBound, message));
         }
         loop {
             self.op(&[], |st, _| {

@@ -118,7 +118,7 @@ pub(crate) enum Wait {
 }
 
 impl Wait {
-    fn objects(&self) -> Vec<Oid> {
+    pub(super) fn objects(&self) -> Vec<Oid> {
         match self {
             Wait::Lock(o)
             | Wait::RLock(o)
@@ -1108,6 +1108,12 @@ impl State {
             self.fail(Violation::new(Property::StepBound, message));
             return;
         }
+        self.cut_here();
+    }
+
+    /// Ends the execution as cut: with the finding the state shows whatever the
+    /// goroutines still running would go on to do (`detect::at_cut`), if any.
+    fn cut_here(&mut self) {
         match super::detect::at_cut(self) {
             Some(v) => self.fail(v),
             None => {
@@ -1258,13 +1264,7 @@ impl State {
         {
             // Goroutines cut at their bound would run on: only what they cannot change
             // is a finding.
-            match super::detect::at_cut(self) {
-                Some(v) => self.fail(v),
-                None => {
-                    self.cut = true;
-                    self.abort();
-                }
-            }
+            self.cut_here();
             return;
         }
         let v = super::detect::analyze(self);
