@@ -25,6 +25,8 @@ pub enum Type {
     Func,
     /// `[n]T`: a value, copied by a store like a struct.
     Array(ArrayLen, Box<Type>),
+    /// A generic type with its type arguments: `Pool[T]`, `Pair[int, string]`.
+    Inst(String, Vec<Type>),
 }
 
 /// An array type's length: a constant Go can evaluate where the type is written.
@@ -72,6 +74,8 @@ pub enum E {
     Assert(Box<Expr>, Type),
     /// Whether the value has the type: a type switch's case (`case T:`).
     Is(Box<Expr>, Type),
+    /// A generic function with explicit type arguments: `NewPool[int]`.
+    Inst(Box<Expr>, Vec<Type>),
 }
 
 /// A function, method or function literal.
@@ -81,6 +85,9 @@ pub struct Func {
     pub name: String,
     /// The receiver's variable and whether it is a pointer receiver.
     pub recv: Option<(String, bool)>,
+    /// Type parameters: a generic function's, or a generic type's method's (the
+    /// receiver's `[T]`). Erased by instantiation (`kernel::generic`).
+    pub tparams: Vec<String>,
     pub params: Vec<(String, Type)>,
     pub variadic: bool,
     /// Named results, if the results are named.
@@ -176,6 +183,10 @@ pub struct File {
     pub imports: Vec<String>,
     /// Declared types, with where each is declared.
     pub types: Vec<(String, Type, Pos)>,
+    /// Every struct field name the file writes, anonymous structs' included.
+    pub fields: Vec<String>,
+    /// The type parameters of each generic type declared.
+    pub generic_types: Vec<(String, Vec<String>)>,
     pub consts: Vec<(String, Expr)>,
     /// Constants whose value uses `iota`: an enumeration, not a parameter.
     pub enums: Vec<String>,

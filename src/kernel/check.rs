@@ -50,14 +50,22 @@ pub fn check(f: &File) -> R {
     for (_, t, _) in &f.types {
         declared_members(t, &mut members);
     }
+    members.extend(f.fields.iter().cloned());
     let c = C {
         f,
         members,
         globals,
         scopes: RefCell::new(Vec::new()),
     };
-    for (_, t, p) in &f.types {
-        c.ty(t, *p)?;
+    for (n, t, p) in &f.types {
+        // A generic type's parameters are types inside its declaration.
+        c.open();
+        if let Some((_, ps)) = f.generic_types.iter().find(|g| g.0 == *n) {
+            ps.iter().for_each(|x| c.define(x));
+        }
+        let r = c.ty(t, *p);
+        c.close();
+        r?;
     }
     // A value of a named type that is not a struct does not carry the type's name, so
     // its methods are found by the value's kind (`ast::value_kind`): two such types of
@@ -123,7 +131,7 @@ fn declared_members(t: &Type, into: &mut BTreeSet<String>) {
             declared_members(k, into);
             declared_members(v, into);
         }
-        Type::Name(_) | Type::Pkg(..) | Type::Func => {}
+        Type::Name(_) | Type::Pkg(..) | Type::Func | Type::Inst(..) => {}
     }
 }
 
@@ -238,7 +246,7 @@ impl C<'_> {
         for _ in 0..32 {
             match t {
                 Type::Struct(_) => return true,
-                Type::Name(n) => match self.f.types.iter().find(|x| x.0 == *n) {
+                Type::Name(n) | Type::Inst(n, _) => match self.f.types.iter().find(|x| x.0 == *n) {
                     Some((_, u, _)) => t = u,
                     None => return false,
                 },
@@ -282,6 +290,28 @@ impl C<'_> {
                 self.ty(v, p)
             }
             Type::Struct(fs) => fs.iter().try_for_each(|f| self.ty(&f.ty, p)),
+            Type::Inst(n, args) => {
+                let Some((_, ps)) = self.f.generic_types.iter().find(|g| g.0 == *n) else {
+                    self.undefined(n, p)?;
+                    return self.err(
+                        p,
+                        format!("{n} is not a generic type"),
+                        "type arguments go to a type declared with type parameters (`type Pool[T any] struct{...}`)".into(),
+                    );
+                };
+                if ps.len() != args.len() {
+                    return self.err(
+                        p,
+                        format!(
+                            "{n} takes {} type arguments, given {}",
+                            ps.len(),
+                            args.len()
+                        ),
+                        format!("{n} is declared with [{}]", ps.join(", ")),
+                    );
+                }
+                args.iter().try_for_each(|a| self.ty(a, p))
+            }
             _ => Ok(()),
         }
     }
@@ -297,6 +327,7 @@ impl C<'_> {
         if let Some((v, _)) = &f.recv {
             self.define(v);
         }
+        f.tparams.iter().for_each(|t| self.define(t));
         for (n, t) in f.params.iter().chain(&f.named_results) {
             self.ty(t, f.pos)?;
             self.define(n);
@@ -469,6 +500,10 @@ impl C<'_> {
                 Ok(())
             }
             E::Func(f) => self.func(f),
+            E::Inst(f, ts) => {
+                self.expr(f)?;
+                ts.iter().try_for_each(|t| self.ty(t, e.pos))
+            }
             E::Type(t) | E::Assert(_, t) => self.ty(t, e.pos),
             E::Is(x, t) => {
                 self.expr(x)?;

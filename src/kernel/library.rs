@@ -15,6 +15,7 @@ pub const PACKAGES: &[(&str, &[&str])] = &[
             "Cond",
             "NewCond",
             "Locker",
+            "Map",
         ],
     ),
     (
@@ -55,6 +56,7 @@ pub const PACKAGES: &[(&str, &[&str])] = &[
         ],
     ),
     ("errors", &["New", "Is"]),
+    ("bytes", &["Buffer", "NewBufferString"]),
     (
         "strings",
         &[
@@ -75,6 +77,7 @@ pub const PACKAGES: &[(&str, &[&str])] = &[
             "Fields",
             "ReplaceAll",
             "Replace",
+            "Builder",
         ],
     ),
     (
@@ -94,6 +97,8 @@ pub const PACKAGES: &[(&str, &[&str])] = &[
         &[
             "EOF",
             "ErrClosedPipe",
+            "ErrUnexpectedEOF",
+            "ReadFull",
             "Discard",
             "Reader",
             "Writer",
@@ -149,6 +154,7 @@ pub const PACKAGES: &[(&str, &[&str])] = &[
             "Uint64",
             "Bool",
             "Value",
+            "Pointer",
         ],
     ),
     (
@@ -167,7 +173,8 @@ pub const PACKAGES: &[(&str, &[&str])] = &[
     (
         "fmt",
         &[
-            "Sprintf", "Sprint", "Sprintln", "Errorf", "Printf", "Println", "Print",
+            "Sprintf", "Sprint", "Sprintln", "Errorf", "Printf", "Println", "Print", "Fprintf",
+            "Fprint", "Fprintln",
         ],
     ),
     ("testing", &["T"]),
@@ -276,7 +283,22 @@ pub const LIB_MEMBERS: &[&str] = &[
     "Seed",
     "C",
     // io.Discard
-    "Write", // context, errors
+    "Write",
+    // bytes.Buffer, strings.Builder
+    "WriteString",
+    "WriteByte",
+    "WriteRune",
+    "String",
+    "Len",
+    "Grow",
+    // sync.Map (and Load, Store, Swap, CompareAndSwap, above)
+    "LoadOrStore",
+    "LoadAndDelete",
+    "Delete",
+    "CompareAndDelete",
+    "Range",
+    "Clear",
+    // context, errors
     "Err",
     "Error", // testing
     "Fatal",

@@ -9,6 +9,7 @@
 
 mod ast;
 mod check;
+pub(crate) mod generic;
 mod interp;
 pub mod library;
 mod parse;
@@ -64,6 +65,10 @@ pub struct Kernel {
     types: BTreeMap<String, Type>,
     funcs: BTreeMap<String, Arc<Func>>,
     methods: BTreeMap<(String, String), Arc<Func>>,
+    /// Generic types' parameters, and the instances made of them and of generic
+    /// functions.
+    generics: BTreeMap<String, Vec<String>>,
+    instances: generic::Instances,
     entry: Arc<Func>,
     /// The entry is `func TestX(t *testing.T)`.
     test: bool,
@@ -192,7 +197,7 @@ pub fn parse(path: &str, text: &str, entry: Option<&str>) -> Result<Kernel, Kern
         ));
     };
     let entry = e.clone();
-    Ok(Kernel {
+    let mut k = Kernel {
         types: file
             .types
             .iter()
@@ -208,10 +213,14 @@ pub fn parse(path: &str, text: &str, entry: Option<&str>) -> Result<Kernel, Kern
         reads_clock: ["time.Now", "time.Since", "time.Until"]
             .iter()
             .any(|f| text.contains(f)),
+        generics: file.generic_types.iter().cloned().collect(),
+        instances: Default::default(),
         entry,
         funcs,
         file,
-    })
+    };
+    k.instantiate_written();
+    Ok(k)
 }
 
 fn is_test(f: &Func) -> bool {
@@ -235,6 +244,52 @@ fn leak(s: &str) -> &'static str {
 }
 
 impl Kernel {
+    /// Replaces each generic type written with its arguments outside generic code
+    /// (`Pool[int]`) by its instance. Generic functions and methods stay as written:
+    /// they are instantiated when called.
+    fn instantiate_written(&mut self) {
+        let none = generic::Bindings::new();
+        let plain = |f: &Arc<Func>| f.tparams.is_empty();
+        let mut types = BTreeMap::new();
+        for (n, t) in &self.types {
+            let t = if self.generics.contains_key(n) {
+                t.clone()
+            } else {
+                self.ty(t, &none)
+            };
+            types.insert(n.clone(), t);
+        }
+        let re = |f: &Arc<Func>| {
+            if plain(f) {
+                Arc::new(self.func(f, &none))
+            } else {
+                f.clone()
+            }
+        };
+        let funcs = self.funcs.iter().map(|(n, f)| (n.clone(), re(f))).collect();
+        let methods = self
+            .methods
+            .iter()
+            .map(|(n, f)| (n.clone(), re(f)))
+            .collect();
+        let entry = re(&self.entry);
+        let vars = self
+            .file
+            .vars
+            .iter()
+            .map(|(ns, t, vs)| {
+                let t = t.as_ref().map(|t| self.ty(t, &none));
+                let vs = vs.iter().map(|v| self.expr(v, &none)).collect();
+                (ns.clone(), t, vs)
+            })
+            .collect();
+        self.types = types;
+        self.funcs = funcs;
+        self.methods = methods;
+        self.entry = entry;
+        self.file.vars = vars;
+    }
+
     /// The file name reports cite.
     pub fn file_name(&self) -> &str {
         &self.file.short
@@ -326,6 +381,7 @@ pub fn build(k: &'static Kernel, params: &Params) -> ModelFn {
             canceled: Value::Error(Arc::from("context canceled")),
             eof: Value::Error(Arc::from("EOF")),
             closed_pipe: Value::Error(Arc::from("io: read/write on closed pipe")),
+            unexpected_eof: Value::Error(Arc::from("unexpected EOF")),
             deadline: Value::Error(Arc::from("context deadline exceeded")),
             atomics: k
                 .file

@@ -30,6 +30,8 @@ struct P<'a> {
     iota_used: bool,
     /// The constants declared with `iota` so far.
     enums: Vec<String>,
+    /// Every struct field name written, anonymous structs' included.
+    fields: std::cell::RefCell<std::collections::BTreeSet<String>>,
 }
 
 type R<T> = Result<T, KernelError>;
@@ -83,6 +85,7 @@ pub fn parse(path: &str, text: &str) -> R<File> {
         iota: None,
         iota_used: false,
         enums: Vec::new(),
+        fields: Default::default(),
         short: std::path::Path::new(path)
             .file_name()
             .and_then(|f| f.to_str())
@@ -113,11 +116,13 @@ pub fn parse(path: &str, text: &str) -> R<File> {
             "import_declaration" => p.imports(n, &mut file)?,
             "type_declaration" => {
                 for s in kids(n) {
-                    if s.kind() != "type_spec" || s.child_by_field_name("type_parameters").is_some()
-                    {
-                        return Err(p.outside(s, "this type declaration (aliases, generics)"));
+                    if s.kind() != "type_spec" {
+                        return Err(p.outside(s, "this type declaration (an alias)"));
                     }
                     let name = p.text(p.field(s, "name")?).to_string();
+                    if let Some(tp) = s.child_by_field_name("type_parameters") {
+                        file.generic_types.push((name.clone(), p.tparams(tp)));
+                    }
                     p.declaring.set(true);
                     let ty = p.ty(p.field(s, "type")?);
                     p.declaring.set(false);
@@ -136,11 +141,14 @@ pub fn parse(path: &str, text: &str) -> R<File> {
                 }
             }
             "function_declaration" => {
-                if n.child_by_field_name("type_parameters").is_some() {
-                    return Err(p.outside(n, "generic functions"));
-                }
                 let name = p.text(p.field(n, "name")?).to_string();
-                file.funcs.push(Arc::new(p.func(n, name, None)?));
+                let tparams = match n.child_by_field_name("type_parameters") {
+                    Some(tp) => p.tparams(tp),
+                    None => Vec::new(),
+                };
+                let mut f = p.func(n, name, None)?;
+                f.tparams = tparams;
+                file.funcs.push(Arc::new(f));
             }
             "method_declaration" => {
                 let recv = kids(p.field(n, "receiver")?);
@@ -151,9 +159,21 @@ pub fn parse(path: &str, text: &str) -> R<File> {
                     .child_by_field_name("name")
                     .map_or("_".to_string(), |v| p.text(v).to_string());
                 let t = p.field(*r, "type")?;
-                let (tname, ptr) = match t.kind() {
-                    "pointer_type" => (p.text(kids(t)[0]).to_string(), true),
-                    "type_identifier" => (p.text(t).to_string(), false),
+                let (t, ptr) = match t.kind() {
+                    "pointer_type" => (kids(t)[0], true),
+                    _ => (t, false),
+                };
+                // A generic type's method: `(p *Pool[T])` names its type parameters.
+                let (tname, tparams) = match t.kind() {
+                    "type_identifier" => (p.text(t).to_string(), Vec::new()),
+                    "generic_type" => {
+                        let base = p.text(p.field(t, "type")?).to_string();
+                        let args = kids(p.field(t, "type_arguments")?)
+                            .iter()
+                            .map(|a| p.text(*a).to_string())
+                            .collect();
+                        (base, args)
+                    }
                     _ => return Err(p.outside(t, "this receiver type")),
                 };
                 let mname = p.text(p.field(n, "name")?).to_string();
@@ -162,13 +182,15 @@ pub fn parse(path: &str, text: &str) -> R<File> {
                 } else {
                     format!("{tname}.{mname}")
                 };
-                let f = p.func(n, shown, Some((var, ptr)))?;
+                let mut f = p.func(n, shown, Some((var, ptr)))?;
+                f.tparams = tparams;
                 file.methods.push((tname, mname, Arc::new(f)));
             }
             k => return Err(p.outside(n, &format!("a top-level {k}"))),
         }
     }
     embedded(&mut file)?;
+    file.fields = p.fields.take().into_iter().collect();
     Ok(file)
 }
 
@@ -377,6 +399,7 @@ impl<'a> P<'a> {
                         let t = self.field(f, "type")?;
                         let ty = self.ty(t)?;
                         let names = self.names_of(f);
+                        self.fields.borrow_mut().extend(names.iter().cloned());
                         if names.is_empty() {
                             // Embedded: the field is named after its type.
                             let name = match &ty {
@@ -417,6 +440,14 @@ impl<'a> P<'a> {
                                 "an embedded interface outside a type declaration (declare the interface as a type)",
                             ));
                         }
+                        // A constraint (`~int | ~string`, `int`): it has no methods,
+                        // and type parameters are erased.
+                        ("type_elem", ts)
+                            if ts.len() > 1
+                                || ts.iter().any(|t| t.kind() == "negated_type")
+                                || ts.iter().any(|t| {
+                                    matches!(self.ty(*t), Ok(Type::Name(n)) if crate::kernel::interp::is_basic(&n))
+                                }) => {}
                         ("type_elem", [t]) => match self.ty(*t)? {
                             Type::Name(e) => ms.push(embed_mark(&e, pos(m))),
                             Type::Pkg(pkg, e) => ms.push(embed_mark(&format!("{pkg}.{e}"), pos(m))),
@@ -448,10 +479,38 @@ impl<'a> P<'a> {
                 Box::new(self.ty(self.field(n, "element")?)?),
             ),
             "generic_type" => {
-                return Err(self.outside(n, &format!("the generic type {}", self.text(n))));
+                let args = self.type_args(self.field(n, "type_arguments")?)?;
+                match self.ty(self.field(n, "type")?)? {
+                    // Erased: an atomic.Pointer holds any pointer.
+                    Type::Pkg(p, t) if p == "atomic" && t == "Pointer" => Type::Pkg(p, t),
+                    Type::Name(t) => Type::Inst(t, args),
+                    _ => return Err(self.outside(n, &format!("the generic type {}", self.text(n)))),
+                }
             }
             k => return Err(self.outside(n, &format!("the type {k}"))),
         })
+    }
+
+    /// A type parameter list's names: `[K comparable, V any]` gives K, V.
+    fn tparams(&self, n: Node) -> Vec<String> {
+        kids(n).iter().flat_map(|d| self.names_of(*d)).collect()
+    }
+
+    /// A generic type's or call's type arguments (`[int, *Job]`).
+    fn type_args(&self, n: Node) -> R<Vec<Type>> {
+        let mut out = Vec::new();
+        for e in kids(n) {
+            let ts = if e.kind() == "type_elem" {
+                kids(e)
+            } else {
+                vec![e]
+            };
+            let [t] = ts.as_slice() else {
+                return Err(self.outside(e, "a union as a type argument"));
+            };
+            out.push(self.ty(*t)?);
+        }
+        Ok(out)
     }
 
     fn func(&mut self, n: Node, name: String, recv: Option<(String, bool)>) -> R<Func> {
@@ -499,6 +558,7 @@ impl<'a> P<'a> {
         Ok(Func {
             name,
             recv,
+            tparams: Vec::new(),
             params,
             variadic,
             named_results,
@@ -927,10 +987,13 @@ impl<'a> P<'a> {
                 b(self.expr(self.field(n, "right")?)?),
             ),
             "call_expression" => {
-                if n.child_by_field_name("type_arguments").is_some() {
-                    return Err(self.outside(n, "a generic call"));
+                let mut f = self.expr(self.field(n, "function")?)?;
+                if let Some(ta) = n.child_by_field_name("type_arguments") {
+                    f = Expr {
+                        kind: E::Inst(b(f), self.type_args(ta)?),
+                        pos: p,
+                    };
                 }
-                let f = self.expr(self.field(n, "function")?)?;
                 let mut args = Vec::new();
                 let mut spread = false;
                 for a in kids(self.field(n, "arguments")?) {
@@ -955,6 +1018,14 @@ impl<'a> P<'a> {
                 b(self.expr(self.field(n, "operand")?)?),
                 self.text(self.field(n, "field")?).to_string(),
             ),
+            "type_instantiation_expression" => {
+                let f = self.expr(self.field(n, "type")?)?;
+                let mut args = Vec::new();
+                for a in kids(n).into_iter().skip(1) {
+                    args.push(self.ty(a)?);
+                }
+                E::Inst(b(f), args)
+            }
             "index_expression" => E::Index(
                 b(self.expr(self.field(n, "operand")?)?),
                 b(self.expr(self.field(n, "index")?)?),

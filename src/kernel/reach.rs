@@ -221,7 +221,14 @@ impl Walk {
                 }
             }
             SyncObj::Atomic(a, _) => self.objects.push(a.oid()),
-            SyncObj::AtomicValue(a, v) => {
+            SyncObj::Map(a, e) => {
+                self.objects.push(a.oid());
+                for (k, v) in e.try_lock().ok()?.values() {
+                    self.values.push(k.clone());
+                    self.values.push(v.clone());
+                }
+            }
+            SyncObj::AtomicValue(a, v, _) => {
                 self.objects.push(a.oid());
                 self.values.push(v.try_lock().ok()?.clone());
             }

@@ -193,10 +193,16 @@ pub enum SyncObj {
     RLocker(go::RwMutex),
     /// `atomic.Int32`, `Int64`, `Uint32`, `Uint64`, and `atomic.Bool` (true: a bool).
     Atomic(go::Atomic, bool),
-    /// `atomic.Value`: the value stored (nil before the first Store), each access one
-    /// operation on the atomic's object, which counts the stores.
-    AtomicValue(go::Atomic, Mutex<Value>),
+    /// `atomic.Value`, or `atomic.Pointer[T]` (true): the value stored (nil before the
+    /// first Store), each access one operation on the atomic's object, which counts
+    /// the stores.
+    AtomicValue(go::Atomic, Mutex<Value>, bool),
+    /// `sync.Map`: its entries, each operation one step on the atomic's object.
+    Map(go::Atomic, Mutex<Entries>),
 }
+
+/// The entries of a `sync.Map`, by key: the key as given, and its value.
+pub type Entries = BTreeMap<Key, (Value, Value)>;
 
 pub enum Callable {
     /// A declared function or a literal, with the scope it captured.

@@ -81,6 +81,7 @@ impl<'a> I<'a> {
     pub fn eval(&self, e: &Expr, env: &Env) -> R<Value> {
         match &e.kind {
             E::Int(i) => Ok(Value::Int(*i)),
+            E::Inst(f, ts) => self.generic_value(self.eval(f, env)?, ts),
             E::Str(s) => Ok(Value::str(s)),
             E::Nil => Ok(Value::Nil),
             E::Ident(n) => self.ident(n, env),
@@ -104,6 +105,12 @@ impl<'a> I<'a> {
             E::Sel(x, name) => self.select_expr(x, name, env),
             E::Index(xe, i) => {
                 let x = self.eval(xe, env)?;
+                // `f[int]`: a generic function's one type argument.
+                if let Value::Func(c) = &x
+                    && matches!(&**c, Callable::Go(f, _) if !f.tparams.is_empty())
+                {
+                    return self.generic_value(x.clone(), &[self.type_arg(i)?]);
+                }
                 let i = self.eval(i, env)?;
                 match &x {
                     Value::Slice(s) => {
@@ -354,8 +361,8 @@ impl<'a> I<'a> {
         let mut t = t.clone();
         for _ in 0..32 {
             match &t {
-                Type::Name(n) => match self.k().types.get(n) {
-                    Some(u) => t = u.clone(),
+                Type::Name(n) => match self.k().named(n) {
+                    Some(u) => t = u,
                     None => return t,
                 },
                 _ => return t,
@@ -374,9 +381,9 @@ impl<'a> I<'a> {
         }
         // A declared interface: the value has every one of its methods.
         if let Type::Name(n) = t
-            && let Some(Type::Interface(ms)) = self.k().types.get(n)
+            && let Some(Type::Interface(ms)) = self.k().named(n)
         {
-            return self.has_type(v, &Type::Interface(ms.clone()));
+            return self.has_type(v, &Type::Interface(ms));
         }
         if let (Type::Interface(ms), false) = (t, ms_empty(t)) {
             // A value of a named non-struct type: its methods, found by its kind.
@@ -397,18 +404,20 @@ impl<'a> I<'a> {
             return ty.is_some_and(|ty| {
                 ms.iter().all(|m| {
                     (&*ty == DISCARD && m == "Write")
-                        || self.k().methods.contains_key(&(ty.to_string(), m.clone()))
+                        || ((&*ty == helpers::BUFFER || &*ty == helpers::BUILDER)
+                            && ["Write", "WriteString", "String"].contains(&m.as_str()))
+                        || self.k().method(&ty, m).is_some()
                 })
             });
         }
         // A named type that is not a struct: a value of its kind.
         if let Type::Name(n) = t
-            && let Some(u) = self.k().types.get(n)
+            && let Some(u) = self.k().named(n)
             && !matches!(u, Type::Struct(_) | Type::Interface(_))
         {
             let k = self.k();
-            let lookup = |n: &str| k.types.get(n).cloned();
-            return Self::kind_of(v).is_some_and(|k| value_kind(u, &lookup) == Some(k));
+            let lookup = |n: &str| k.named(n);
+            return Self::kind_of(v).is_some_and(|k| value_kind(&u, &lookup) == Some(k));
         }
         match (v, t) {
             (Value::Ptr(c), Type::Ptr(inner)) => match (&*lock(c), &**inner) {
@@ -439,12 +448,9 @@ impl<'a> I<'a> {
                 "bool" => Value::Bool(false),
                 "string" => Value::str(""),
                 "error" | "any" => Value::Nil,
-                _ => match self.k().types.get(n) {
+                _ => match self.k().named(n) {
                     Some(Type::Struct(_)) => self.composite(t, &[], &self.rt.globals, p)?,
-                    Some(u) => {
-                        let u = u.clone();
-                        self.zero(&u, Some(name()), p)?
-                    }
+                    Some(u) => self.zero(&u, Some(name()), p)?,
                     None => return Err(unsupported(format!("undefined type {n}"))),
                 },
             },
@@ -461,9 +467,16 @@ impl<'a> I<'a> {
                 ("time", "Time") => Value::Time(ZERO_TIME),
                 // A zero Cond: its L is assigned by hand (`c.L = &mu`) before use.
                 ("sync", "Cond") => Value::Sync(Arc::new(SyncObj::Cond(Mutex::new(None), name()))),
-                ("atomic", "Value") => Value::Sync(Arc::new(SyncObj::AtomicValue(
+                ("sync", "Map") => Value::Sync(Arc::new(SyncObj::Map(
+                    self.go.atomic(&name(), 0),
+                    Mutex::new(Entries::new()),
+                ))),
+                ("bytes", "Buffer") => helpers::buffer(helpers::BUFFER, ""),
+                ("strings", "Builder") => helpers::buffer(helpers::BUILDER, ""),
+                ("atomic", "Value" | "Pointer") => Value::Sync(Arc::new(SyncObj::AtomicValue(
                     self.go.atomic(&name(), 0),
                     Mutex::new(Value::Nil),
+                    n == "Pointer",
                 ))),
                 ("atomic", "Int32" | "Int64" | "Uint32" | "Uint64" | "Bool") => Value::Sync(
                     Arc::new(SyncObj::Atomic(self.go.atomic(&name(), 0), n == "Bool")),
@@ -597,7 +610,7 @@ impl<'a> I<'a> {
 
     /// A field named after a type: an embedded one.
     pub(super) fn embeddable(&self, n: &str) -> bool {
-        self.k().types.contains_key(n) || matches!(n, "Mutex" | "RWMutex" | "WaitGroup" | "Once")
+        self.k().named(n).is_some() || matches!(n, "Mutex" | "RWMutex" | "WaitGroup" | "Once")
     }
 
     // ---- calls by expression ----
@@ -619,11 +632,15 @@ impl<'a> I<'a> {
                 if n == "uintptr" {
                     return self.address(args, env);
                 }
-                if self.k().types.contains_key(n) || is_basic(n) {
-                    return self.convert(args, env);
+                if self.k().named(n).is_some() || is_basic(n) {
+                    let v = self.convert(args, env)?;
+                    return Ok(self.converted(v, &Type::Name(n.clone())));
                 }
             }
-            E::Type(_) => return self.convert(args, env),
+            E::Type(t) => {
+                let v = self.convert(args, env)?;
+                return Ok(self.converted(v, t));
+            }
             // `(*T)(x)`: a conversion to a pointer type, which keeps the value.
             E::Unary("*", t) if self.names_type(t, env) => return self.convert(args, env),
             E::Sel(x, name) => {
@@ -652,9 +669,7 @@ impl<'a> I<'a> {
     /// Whether `e` names a type (`T`, `unsafe.Pointer`) rather than a value.
     fn names_type(&self, e: &Expr, env: &Env) -> bool {
         match &e.kind {
-            E::Ident(n) => {
-                env.lookup(n).is_none() && (self.k().types.contains_key(n) || is_basic(n))
-            }
+            E::Ident(n) => env.lookup(n).is_none() && (self.k().named(n).is_some() || is_basic(n)),
             E::Sel(x, _) => self.package(x, env).is_some(),
             _ => false,
         }
@@ -674,6 +689,56 @@ impl<'a> I<'a> {
     }
 
     /// `T(x)`: every conversion the subset has keeps the value.
+    /// A conversion's value where Go's changes it: text to and from `[]byte` and
+    /// `[]rune`, a rune to a string, and an integer to a narrower integer type.
+    fn converted(&self, v: Value, t: &Type) -> Value {
+        let elem = |t: &Type| match self.underlying(t) {
+            Type::Slice(e) => match *e {
+                Type::Name(n) if matches!(n.as_str(), "byte" | "uint8") => Some(8),
+                Type::Name(n) if matches!(n.as_str(), "rune" | "int32") => Some(32),
+                _ => None,
+            },
+            _ => None,
+        };
+        match (self.underlying(t), &v) {
+            (Type::Name(n), Value::Slice(s)) if n == "string" => {
+                let xs: Vec<i64> = lock(&s.arr)[s.off..s.off + s.len]
+                    .iter()
+                    .map(|x| if let Value::Int(i) = x { *i } else { 0 })
+                    .collect();
+                // A slice does not carry its element type: one whose values are all
+                // below 256 is taken as bytes (UTF-8), any other as runes.
+                let text = if xs.iter().all(|x| (0..256).contains(x)) {
+                    String::from_utf8_lossy(&xs.iter().map(|x| *x as u8).collect::<Vec<_>>())
+                        .into_owned()
+                } else {
+                    xs.iter()
+                        .map(|x| char::from_u32(*x as u32).unwrap_or('\u{fffd}'))
+                        .collect()
+                };
+                Value::str(&text)
+            }
+            (Type::Name(n), Value::Int(i)) if n == "string" => {
+                Value::str(&char::from_u32(*i as u32).unwrap_or('\u{fffd}').to_string())
+            }
+            (Type::Name(n), Value::Int(i)) => Value::Int(match n.as_str() {
+                "int8" => *i as i8 as i64,
+                "int16" => *i as i16 as i64,
+                "int32" | "rune" => *i as i32 as i64,
+                "uint8" | "byte" => *i as u8 as i64,
+                "uint16" => *i as u16 as i64,
+                "uint32" => *i as u32 as i64,
+                _ => *i,
+            }),
+            (_, Value::Str(s)) => match elem(t) {
+                Some(8) => slice_of(s.bytes().map(|b| Value::Int(b as i64)).collect()),
+                Some(_) => slice_of(s.chars().map(|c| Value::Int(c as i64)).collect()),
+                None => v,
+            },
+            _ => v,
+        }
+    }
+
     pub(super) fn convert(&self, args: &[Expr], env: &Env) -> R<Value> {
         match args {
             [x] => self.eval(x, env),
@@ -864,6 +929,7 @@ impl<'a> I<'a> {
         Ok(match &e.kind {
             E::Type(t) => t.clone(),
             E::Ident(n) => Type::Name(n.clone()),
+            E::Unary("*", x) => Type::Ptr(Box::new(self.type_arg(x)?)),
             E::Sel(p, n) => match &p.kind {
                 E::Ident(p) => Type::Pkg(p.clone(), n.clone()),
                 _ => return Err(unsupported("not a type")),

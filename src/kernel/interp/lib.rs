@@ -185,13 +185,13 @@ impl<'a> I<'a> {
     pub(super) fn kind_method(&self, v: &Value, name: &str) -> Option<Arc<Func>> {
         let kind = Self::kind_of(v)?;
         let k = self.k();
-        let lookup = |n: &str| k.types.get(n).cloned();
+        let lookup = |n: &str| k.named(n);
         k.methods
             .iter()
             .find(|((t, m), _)| {
                 m == name
-                    && k.types.get(t).is_some_and(|ty| {
-                        !matches!(ty, Type::Struct(_)) && value_kind(ty, &lookup) == Some(kind)
+                    && k.named(t).is_some_and(|ty| {
+                        !matches!(ty, Type::Struct(_)) && value_kind(&ty, &lookup) == Some(kind)
                     })
             })
             .map(|(_, f)| f.clone())
@@ -214,7 +214,15 @@ impl<'a> I<'a> {
         // Methods the kernel declares, on the dynamic type.
         let st = struct_of(base);
         if let Some(s) = &st
-            && let Some(m) = self.k().methods.get(&(s.ty.to_string(), name.to_string()))
+            && helpers::is_buffer(s)
+        {
+            return Ok(Value::Func(Arc::new(Callable::Lib(
+                Value::Struct(s.clone()),
+                name.to_string(),
+            ))));
+        }
+        if let Some(s) = &st
+            && let Some(m) = self.k().method(&s.ty, name)
         {
             let recv = match (&m.recv, base) {
                 (Some((_, true)), Value::Struct(_)) => Value::Ptr(cell(base.clone())),
@@ -302,6 +310,7 @@ impl<'a> I<'a> {
                 };
                 return Ok(Value::Tuple(vec![Value::Int(n), Value::Nil]));
             }
+            Value::Struct(s) if helpers::is_buffer(s) => return self.buffer_method(s, m, &args),
             Value::Time(t) => return time_method(*t, m, &args),
             Value::Rand => match m {
                 "Intn" | "Int31n" | "Int63n" => return self.rand(m, &arg(0)),
@@ -332,8 +341,9 @@ impl<'a> I<'a> {
                     x.run(|| out = self.call(&arg(0), Vec::new()));
                     out?;
                 }
-                (SyncObj::AtomicValue(a, stored), _) => {
-                    return self.atomic_value(a, stored, m, &args, None);
+                (SyncObj::Map(a, e), _) => return self.sync_map(a, e, m, &args),
+                (SyncObj::AtomicValue(a, stored, typed), _) => {
+                    return self.atomic_value(a, stored, m, &args, None, *typed);
                 }
                 (SyncObj::Atomic(a, b), _) => {
                     let op = atomic_op(m, &args)?;
@@ -464,6 +474,7 @@ impl<'a> I<'a> {
             ("context", "Canceled") => Ok(self.rt.canceled.clone()),
             ("io", "EOF") => Ok(self.rt.eof.clone()),
             ("io", "ErrClosedPipe") => Ok(self.rt.closed_pipe.clone()),
+            ("io", "ErrUnexpectedEOF") => Ok(self.rt.unexpected_eof.clone()),
             // A writer that takes everything: a struct of a type no kernel can name.
             ("io", "Discard") => Ok(Value::Struct(Arc::new(Struct {
                 ty: Arc::from(DISCARD),
@@ -494,7 +505,7 @@ impl<'a> I<'a> {
         let at = self.cell_location(cell, || target);
         // `LoadPointer(&p)` and its kin: an `unsafe.Pointer` variable, any value.
         if let Some(m) = f.strip_suffix("Pointer") {
-            return self.atomic_value(a, cell, m, &args[1..], Some(at.as_ref()));
+            return self.atomic_value(a, cell, m, &args[1..], Some(at.as_ref()), false);
         }
         let op = atomic_op(f, &args[1..])?;
         let read = || match &*lock(cell) {
@@ -534,10 +545,13 @@ impl<'a> I<'a> {
         m: &str,
         args: &[Value],
         pointer: Option<Option<&crate::go::Plain>>,
+        typed: bool,
     ) -> R<Value> {
         // A function on an `unsafe.Pointer` variable (at its location, if races are
-        // checked), or a method of an `atomic.Value`.
-        let (at, pointer) = (pointer.flatten(), pointer.is_some());
+        // checked), or a method of an `atomic.Value` or (`typed`) `atomic.Pointer`,
+        // which may hold nil.
+        let (at, nil_ok) = (pointer.flatten(), pointer.is_some() || typed);
+        let pointer = pointer.is_some();
         let arg = |i: usize| args.get(i).cloned().unwrap_or(Value::Nil);
         let nil_store = || Err(Panic("sync/atomic: store of nil value into Value".into()));
         let what = |m: &str| {
@@ -549,7 +563,7 @@ impl<'a> I<'a> {
         };
         match m {
             "Load" => Ok(a.step(&what(m), at, false, || (lock(stored).clone(), false))),
-            "Store" | "Swap" if !pointer && matches!(arg(0), Value::Nil) => nil_store(),
+            "Store" | "Swap" if !nil_ok && matches!(arg(0), Value::Nil) => nil_store(),
             "Store" => {
                 let v = arg(0).copy_by(self);
                 a.step(&what(m), at, true, || {
@@ -564,7 +578,7 @@ impl<'a> I<'a> {
                     (std::mem::replace(&mut *lock(stored), v.clone()), true)
                 }))
             }
-            "CompareAndSwap" if !pointer && matches!(arg(1), Value::Nil) => nil_store(),
+            "CompareAndSwap" if !nil_ok && matches!(arg(1), Value::Nil) => nil_store(),
             "CompareAndSwap" => {
                 let (old, new) = (arg(0), arg(1).copy_by(self));
                 let swapped = a.step(&what(m), at, false, || {
@@ -622,6 +636,11 @@ impl<'a> I<'a> {
                 ))),
             ]),
             ("strings", _) => super::text::strings(name, &args)?,
+            ("io", "ReadFull") => self.read_full(&args)?,
+            ("fmt", "Fprint" | "Fprintf" | "Fprintln") => self.fprint(name, &args)?,
+            ("bytes", "NewBufferString") => {
+                Value::Ptr(cell(helpers::buffer(helpers::BUFFER, &arg(0).show())))
+            }
             ("strconv", _) => super::text::strconv(name, &args)?,
             ("time", "Now") => Value::Time(self.go.now().as_nanos() as i64),
             ("time", "Since") => Value::Int(since(self.go.now().as_nanos() as i64, &arg(0))?),
@@ -678,14 +697,19 @@ impl<'a> I<'a> {
             ("errors", "New") => Value::Error(Arc::from(arg(0).show().as_str())),
             ("errors", "Is") => Value::Bool(arg(0).equals(&arg(1)).unwrap_or(false)),
             ("fmt", "Sprintf") => Value::str(&format_go(&args, &self.rt.ids)),
-            ("fmt", "Sprint") | ("fmt", "Sprintln") => Value::str(&join_go(&args)),
+            ("fmt", "Sprint") => Value::str(&sprint_go(&args)),
+            ("fmt", "Sprintln") => Value::str(&(join_go(&args) + "\n")),
             ("fmt", "Errorf") => Value::Error(Arc::from(format_go(&args, &self.rt.ids).as_str())),
             ("fmt", "Printf") | ("log", "Printf") => {
                 self.go
                     .note(format_go(&args, &self.rt.ids).trim_end().to_string());
                 Value::Nil
             }
-            ("fmt", "Println") | ("fmt", "Print") | ("log", "Println") | ("log", "Print") => {
+            ("fmt", "Print") | ("log", "Print") => {
+                self.go.note(sprint_go(&args));
+                Value::Nil
+            }
+            ("fmt", "Println") | ("log", "Println") => {
                 self.go.note(join_go(&args));
                 Value::Nil
             }
@@ -798,7 +822,9 @@ impl<'a> I<'a> {
 fn log_text(name: &str, args: &[Value], ids: &crate::kernel::value::Ids) -> String {
     if name.ends_with('f') {
         format_go(args, ids).trim_end().to_string()
-    } else {
+    } else if name.ends_with("ln") {
         join_go(args)
+    } else {
+        sprint_go(args)
     }
 }

@@ -3,6 +3,7 @@
 //! they see a Rust model.
 
 mod expr;
+mod helpers;
 mod lib;
 mod stmt;
 mod text;
@@ -41,9 +42,11 @@ pub struct Rt {
     pub statement_bound: usize,
     pub canceled: Value,
     pub deadline: Value,
-    /// `io.EOF` and `io.ErrClosedPipe`: one value each, compared by identity as Go's.
+    /// `io.EOF`, `io.ErrClosedPipe` and `io.ErrUnexpectedEOF`: one value each,
+    /// compared by identity as Go's.
     pub eof: Value,
     pub closed_pipe: Value,
+    pub unexpected_eof: Value,
     /// The object every `sync/atomic` function on a plain variable goes through.
     pub atomics: Option<crate::go::Atomic>,
     /// The race detector's location of each variable, field, slice element and map
@@ -243,8 +246,9 @@ impl<'a> I<'a> {
             SyncObj::WaitGroup(w) => SyncObj::WaitGroup(w.copied(go)),
             SyncObj::Once(o) => SyncObj::Once(o.copied(go)),
             SyncObj::Atomic(a, b) => SyncObj::Atomic(a.copied(go), *b),
-            SyncObj::AtomicValue(a, stored) => {
-                SyncObj::AtomicValue(a.copied(go), Mutex::new(lock(stored).clone()))
+            SyncObj::Map(a, e) => SyncObj::Map(a.copied(go), Mutex::new(lock(e).clone())),
+            SyncObj::AtomicValue(a, stored, p) => {
+                SyncObj::AtomicValue(a.copied(go), Mutex::new(lock(stored).clone()), *p)
             }
             SyncObj::Cond(..) | SyncObj::RLocker(_) => return v.clone(),
         };
@@ -287,7 +291,7 @@ impl<'a> I<'a> {
             }
             // A typed atomic copied with its struct: a plain read of its memory.
             Value::Sync(s) if shared == Some(true) => {
-                if let SyncObj::Atomic(a, _) | SyncObj::AtomicValue(a, _) = &**s {
+                if let SyncObj::Atomic(a, _) | SyncObj::AtomicValue(a, _, _) = &**s {
                     a.plain_access(false);
                 }
             }
@@ -314,7 +318,7 @@ impl<'a> I<'a> {
                     let field = || format!("{}.{f}", name());
                     // A typed atomic assigned over with its struct: a plain write.
                     if let Value::Sync(s) = &cur
-                        && let SyncObj::Atomic(a, _) | SyncObj::AtomicValue(a, _) = &**s
+                        && let SyncObj::Atomic(a, _) | SyncObj::AtomicValue(a, _, _) = &**s
                     {
                         a.plain_access(true);
                     }
@@ -515,7 +519,29 @@ impl<'a> I<'a> {
         Ok((self.eval(f, env)?, self.args(args, spread, env)?))
     }
 
+    /// A generic function given its type arguments: `NewPool[int]`.
+    pub(super) fn generic_value(&self, f: Value, ts: &[Type]) -> R<Value> {
+        match &f {
+            Value::Func(c) => match &**c {
+                Callable::Go(func, env) if func.tparams.len() >= ts.len() => {
+                    let g = self.k().instantiate(func, ts, &func.name);
+                    Ok(Value::Func(Arc::new(Callable::Go(g, env.clone()))))
+                }
+                _ => Err(unsupported(
+                    "type arguments to a function that is not generic",
+                )),
+            },
+            _ => Err(unsupported(
+                "type arguments to a value that is not a function",
+            )),
+        }
+    }
+
     fn invoke(&self, func: &Arc<Func>, env: Env, args: Vec<Value>) -> R<Value> {
+        if !func.tparams.is_empty() {
+            let g = self.k().infer(func, &args);
+            return self.invoke(&g, env, args);
+        }
         if self.depth.get() >= MAX_DEPTH {
             return Err(Panic(format!(
                 "stack overflow: more than {MAX_DEPTH} nested calls (stalemate's bound; Go's is 1 GB of stack)"
@@ -617,7 +643,7 @@ fn index_base(e: &Expr) -> String {
     }
 }
 
-fn is_basic(n: &str) -> bool {
+pub(crate) fn is_basic(n: &str) -> bool {
     is_integer(n) || matches!(n, "string" | "bool")
 }
 
@@ -742,7 +768,7 @@ pub fn address(v: &Value, ids: &crate::kernel::value::Ids) -> Option<i64> {
     }
 }
 
-/// `fmt.Sprintf`: %v %d %s %q %t %x %p and %%.
+/// `fmt.Sprintf`: %v %d %s %q %t %x %p %T and %%.
 pub fn format_go(args: &[Value], ids: &crate::kernel::value::Ids) -> String {
     let Some(Value::Str(f)) = args.first() else {
         return join_go(args);
@@ -776,6 +802,10 @@ pub fn format_go(args: &[Value], ids: &crate::kernel::value::Ids) -> String {
                 },
                 None => out.push_str("%!p(MISSING)"),
             },
+            Some('T') => match rest.next() {
+                Some(v) => out.push_str(&type_name(v)),
+                None => out.push_str("%!T(MISSING)"),
+            },
             Some('x') => match rest.next() {
                 Some(Value::Int(i)) => out.push_str(&format!("{i:x}")),
                 Some(v) => out.push_str(&v.show()),
@@ -791,6 +821,39 @@ pub fn format_go(args: &[Value], ids: &crate::kernel::value::Ids) -> String {
     out
 }
 
+/// `%T`: the type a value carries. Slices, maps, functions and values of named
+/// non-struct types do not carry theirs here: those print that they are untracked.
+fn type_name(v: &Value) -> String {
+    match v {
+        Value::Nil => "<nil>".into(),
+        Value::Int(_) => "int".into(),
+        Value::Str(_) => "string".into(),
+        Value::Bool(_) => "bool".into(),
+        Value::Error(_) => "*errors.errorString".into(),
+        Value::Time(_) => "time.Time".into(),
+        Value::Struct(s) => format!("main.{}", s.ty),
+        Value::Ptr(c) => match &*lock(c) {
+            Value::Struct(s) => format!("*main.{}", s.ty),
+            v => format!("*{}", type_name(v)),
+        },
+        Value::Chan(c) => format!("chan {}", crate::kernel::generic::type_str(&c.elem)),
+        _ => "%!T(a type stalemate does not track)".into(),
+    }
+}
+
+/// `fmt.Sprint`: a space between operands when neither is a string.
+pub fn sprint_go(args: &[Value]) -> String {
+    let mut out = String::new();
+    for (i, v) in args.iter().enumerate() {
+        if i > 0 && !matches!(v, Value::Str(_)) && !matches!(args[i - 1], Value::Str(_)) {
+            out.push(' ');
+        }
+        out.push_str(&v.show());
+    }
+    out
+}
+
+/// `fmt.Sprintln` (less its newline): a space between every two operands.
 pub fn join_go(args: &[Value]) -> String {
     args.iter().map(Value::show).collect::<Vec<_>>().join(" ")
 }
