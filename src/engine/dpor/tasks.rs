@@ -7,7 +7,7 @@
 //!
 //! Why not shuttle's runtime, which dpor ran on before: the explorer needs none of what
 //! shuttle keeps per task and per step (vector clocks, signatures, labels, names, spans),
-//! and paid for it at every step; see docs/dpor.md, "Per-execution cost". The points
+//! and paid for it at every step; see docs/benchmarks.md, "The engines' own cost per execution". The points
 //! where the explorer decides are the ones it decided at under shuttle, so every count
 //! is what it was.
 

@@ -1,0 +1,188 @@
+//! Which steps commute: the dependence relation on accesses, and the bit sets over an
+//! execution's positions that `analyze` finds a step's dependent events with.
+
+use super::*;
+
+pub(super) fn conflict(a: &[(Obj, Access)], b: &[(Obj, Access)]) -> bool {
+    if a.iter().chain(b.iter()).any(|x| x.0 == ANY) {
+        return true;
+    }
+    a.iter().any(|&(o1, k1)| {
+        b.iter().any(|&(o2, k2)| {
+            o1 == o2
+                && !(k1 == Access::Read && k2 == Access::Read)
+                && !(k1 == Access::Add && k2 == Access::Add)
+        })
+    })
+}
+
+/// Whether a sleep entry's step (accesses `slept`, as it ran) is still the step its
+/// thread will take (accesses `now`): each object it names now, used the same way.
+/// A step whose use changed with the state (a `Done` that would now take the counter
+/// below zero) is another event, which the entry does not cover.
+pub(super) fn same_step(slept: &[(Obj, Access)], now: &[(Obj, Access)]) -> bool {
+    now.iter().all(|a| slept.contains(a))
+}
+
+/// A step's objects as one word, for `analyze`'s many dependence tests: a bit per
+/// object (its id's low six bits after a mix), or every bit if it touches `ANY`. Two
+/// steps whose words share no bit touch no common object, so they conflict only if
+/// they are one goroutine's; sharing a bit proves nothing (`conflict` decides).
+pub(super) fn signature(a: &[(Obj, Access)]) -> u64 {
+    a.iter().fold(0, |s, &(o, _)| {
+        if o == ANY {
+            u64::MAX
+        } else {
+            s | 1 << (o.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 58)
+        }
+    })
+}
+
+/// Whether two events do not commute: one goroutine's, or conflicting (`signature`).
+pub(super) fn dependent_sig(a: &Event, sa: u64, b: &Event, sb: u64) -> bool {
+    a.tid == b.tid || (sa & sb != 0 && conflict(&a.accesses, &b.accesses))
+}
+
+impl Index {
+    pub(super) fn fill(&mut self, evs: &[&Event], sigs: &[u64], words: usize) {
+        let Index { bits, tids, .. } = self;
+        bits.clear();
+        bits.resize(64 * words, 0);
+        // Emptied, not dropped: a goroutine's set is reused by whoever comes at its place.
+        for t in tids.iter_mut() {
+            t.0 = Tid::MAX;
+            t.1.clear();
+            t.1.resize(words, 0);
+        }
+        let mut used = 0;
+        for (i, (e, &sig)) in evs.iter().zip(sigs).enumerate() {
+            let (w, b) = (i / 64, 1u64 << (i % 64));
+            for k in ones(&[sig]) {
+                bits[k * words + w] |= b;
+            }
+            match tids[..used].iter_mut().find(|t| t.0 == e.tid) {
+                Some(t) => t.1[w] |= b,
+                None => {
+                    if used == tids.len() {
+                        tids.push((e.tid, vec![0u64; words]));
+                    }
+                    tids[used].0 = e.tid;
+                    tids[used].1[w] |= b;
+                    used += 1;
+                }
+            }
+        }
+        tids.truncate(used);
+        self.words = words;
+    }
+
+    /// Into `out`: the events before `j` that may be dependent with a step of `tid`
+    /// whose signature is `sig` (a superset: `dependent_sig` decides).
+    pub(super) fn candidates(&self, sig: u64, tid: Tid, j: usize, out: &mut [u64]) {
+        out.fill(0);
+        for k in ones(&[sig]) {
+            for (o, b) in out.iter_mut().zip(&self.bits[k * self.words..]) {
+                *o |= b;
+            }
+        }
+        if let Some(t) = self.tids.iter().find(|t| t.0 == tid) {
+            for (o, b) in out.iter_mut().zip(&t.1) {
+                *o |= b;
+            }
+        }
+        keep_below(out, j);
+    }
+
+    /// The latest event of goroutine `tid` before `j`.
+    pub(super) fn last(&self, tid: Tid, j: usize) -> Option<usize> {
+        let t = self.tids.iter().find(|t| t.0 == tid)?;
+        ones_rev_below(&t.1, j).next()
+    }
+}
+
+/// Into `out`: every event before `j`.
+pub(super) fn all_before(j: usize, out: &mut [u64]) {
+    out.fill(u64::MAX);
+    keep_below(out, j);
+}
+
+/// Clears the bits at `j` and above.
+pub(super) fn keep_below(set: &mut [u64], j: usize) {
+    for (w, x) in set.iter_mut().enumerate() {
+        let lo = w * 64;
+        if j <= lo {
+            *x = 0;
+        } else if j < lo + 64 {
+            *x &= (1u64 << (j - lo)) - 1;
+        }
+    }
+}
+
+/// Visits the positions of `cand`'s ones that are not in `seen`, latest first, while
+/// `visit` adds to `seen` (positions below the one it is given): a whole word of what
+/// it added is skipped at once.
+pub(super) fn latest_first(
+    cand: &[u64],
+    seen: &mut [u64],
+    mut visit: impl FnMut(usize, &mut [u64]),
+) {
+    for w in (0..cand.len()).rev() {
+        let mut x = cand[w];
+        loop {
+            x &= !seen[w];
+            if x == 0 {
+                break;
+            }
+            let b = 63 - x.leading_zeros() as usize;
+            x &= !(1 << b);
+            visit(w * 64 + b, seen);
+        }
+    }
+}
+
+/// The positions of a bit set's ones below `j`, in decreasing order.
+pub(super) fn ones_rev_below(set: &[u64], j: usize) -> impl Iterator<Item = usize> + '_ {
+    let top = j.div_ceil(64).min(set.len());
+    set[..top]
+        .iter()
+        .enumerate()
+        .rev()
+        .flat_map(move |(w, &x)| {
+            let lo = w * 64;
+            let mut x = if j < lo + 64 {
+                x & ((1u64 << (j - lo)) - 1)
+            } else {
+                x
+            };
+            std::iter::from_fn(move || {
+                (x != 0).then(|| {
+                    let b = 63 - x.leading_zeros() as usize;
+                    x &= !(1 << b);
+                    lo + b
+                })
+            })
+        })
+}
+
+/// The positions of a bit set's ones, in increasing order.
+pub(super) fn ones(set: &[u64]) -> impl Iterator<Item = usize> + '_ {
+    set.iter().enumerate().flat_map(|(w, &x)| {
+        let mut x = x;
+        std::iter::from_fn(move || {
+            (x != 0).then(|| {
+                let b = x.trailing_zeros() as usize;
+                x &= x - 1;
+                w * 64 + b
+            })
+        })
+    })
+}
+
+pub(super) fn choices_compatible(a: &[u32], a_complete: bool, b: &[u32], b_complete: bool) -> bool {
+    match (a_complete, b_complete) {
+        (true, true) => a == b,
+        (false, true) => b.starts_with(a),
+        (true, false) => a.starts_with(b),
+        (false, false) => a.starts_with(b) || b.starts_with(a),
+    }
+}

@@ -1,0 +1,414 @@
+//! Race analysis: at an execution's end, each pair of dependent steps that could be
+//! reordered adds a wakeup sequence at the level where the earlier one ran.
+
+use super::*;
+
+impl Explorer {
+    /// Race detection on the current execution, inserting reversals into wakeup trees:
+    /// every race, each execution (a race in a prefix the last analysed execution
+    /// shared is taken from `found`, and inserted again where a goroutine sleeps or
+    /// the giver decides, to be checked against this execution's later steps:
+    /// `Cover::Whole`).
+    pub(super) fn analyze(&mut self, stopped: bool) {
+        let n = self.pos;
+        let words = n.div_ceil(64).max(1);
+        let has = |s: &[u64], i: usize| s[i / 64] >> (i % 64) & 1 == 1;
+        // The stopping step disabled everything: dependent with every other step.
+        let last_stop: Option<Event> = (stopped && n > 0).then(|| {
+            let mut e = self.stack[n - 1].ev.clone().unwrap();
+            e.accesses.push((ANY, Access::Write));
+            e
+        });
+        let stack = &self.stack;
+        let evs: Vec<&Event> = (0..n)
+            .map(|k| match &last_stop {
+                Some(e) if k + 1 == n => e,
+                _ => stack[k].ev.as_ref().unwrap(),
+            })
+            .collect();
+        let sigs: Vec<u64> = evs.iter().map(|e| signature(&e.accesses)).collect();
+        let mut index = std::mem::take(&mut self.index);
+        index.fill(&evs, &sigs, words);
+        let mut cand = vec![0u64; words];
+        // Happens-before rows: reuse those of the unchanged prefix.
+        // Rows are kept allocated past the valid ones, for the next analysis.
+        let valid = self.hb_ok.min(n);
+        let hb = &mut self.hb;
+        if hb.len() < n {
+            hb.resize_with(n, Vec::new);
+        }
+        for row in hb.iter_mut().take(n) {
+            row.resize(words, 0);
+        }
+        for j in valid..n {
+            let (hb, rest) = hb.split_at_mut(j);
+            let p = &mut rest[0];
+            p.fill(0);
+            if stopped && j + 1 == n {
+                // A stopping step disabled everything: dependent with all other steps.
+                all_before(j, &mut cand);
+            } else {
+                index.candidates(sigs[j], evs[j].tid, j, &mut cand);
+            }
+            // An event already ordered before one taken is skipped: its row is in
+            // that one's.
+            latest_first(&cand, p, |i, p| {
+                if (stopped && j + 1 == n) || dependent_sig(evs[i], sigs[i], evs[j], sigs[j]) {
+                    p[i / 64] |= 1 << (i % 64);
+                    for (x, y) in p.iter_mut().zip(&hb[i]) {
+                        *x |= y;
+                    }
+                }
+            });
+        }
+        let pred = &self.hb[..n];
+        let enabled_at = |k: usize, q: Tid| stack[k].enabled.iter().any(|x| x.tid == q);
+        let blocked_at = |k: usize, q: Tid| stack[k].blocked.iter().any(|x| x.tid == q);
+        // Targets: every event, and every pending step of the final state.
+        let pending: Vec<Event> = stack[n]
+            .enabled
+            .iter()
+            .chain(stack[n].blocked.iter())
+            .map(|x| Event {
+                tid: x.tid,
+                accesses: x.accesses.clone(),
+                choices: vec![],
+                complete: false,
+            })
+            .collect();
+        let parked = |q: Tid| stack[n].blocked.iter().any(|x| x.tid == q && x.parked);
+        let targets = (0..n)
+            .map(|j| (evs[j], j, true))
+            .chain(pending.iter().map(|e| (e, n, false)));
+        // A race between two steps of a prefix an analysed execution shared (below
+        // `valid`) was found then (`found`), and its reversal inserted or found
+        // covered: the sequence is the same, the tree it went into unchanged but for
+        // what was inserted. Only a goroutine asleep there decides anew, on the steps
+        // after the later one (`Cover::Whole`), which differ. So such a race is
+        // inserted again only where a goroutine sleeps, or where the giver of this
+        // subtree decides.
+        let mut found = std::mem::take(&mut self.found);
+        if found.len() < n {
+            found.resize_with(n, Vec::new);
+        }
+        let mut sleepy = vec![0u64; words];
+        for (k, l) in stack[..n].iter().enumerate() {
+            if self.root.is_some_and(|r| k <= r) || (!l.expanded && !l.sleep.is_empty()) {
+                sleepy[k / 64] |= 1 << (k % 64);
+            }
+        }
+        // The steps of `r` that do not happen after i.
+        let free = |i: usize, r: std::ops::Range<usize>| -> Vec<Event> {
+            r.filter(|&l| !has(&pred[l], i))
+                .map(|l| evs[l].clone())
+                .collect()
+        };
+        let mut inserts: Vec<(usize, Vec<Event>, Vec<Event>)> = Vec::new();
+        let mut front: Vec<usize> = Vec::new();
+        let mut u = vec![0u64; words];
+        for (tgt, j, real) in targets {
+            let notdep = |i: usize| -> Vec<Event> {
+                let mut v = free(i, i + 1..j);
+                v.push(tgt.clone());
+                v
+            };
+            // The steps after the target that do not happen after i (`Cover::Whole`).
+            let later =
+                |i: usize| -> Vec<Event> { if real { free(i, j + 1..n) } else { Vec::new() } };
+            if real && j < valid {
+                for &d in found[j].iter().filter(|&&d| has(&sleepy, d)) {
+                    inserts.push((d, notdep(d), later(d)));
+                }
+                continue;
+            }
+            let start = inserts.len();
+            let q = tgt.tid;
+            // The event that made q's step enabled (if it was observed blocked or absent).
+            let enabler: Option<(usize, bool)> = if enabled_at(j, q) {
+                let mut k0 = j;
+                while k0 > 0 && evs[k0 - 1].tid != q && enabled_at(k0 - 1, q) {
+                    k0 -= 1;
+                }
+                if k0 == 0 || evs[k0 - 1].tid == q {
+                    None
+                } else {
+                    Some((k0 - 1, !blocked_at(k0 - 1, q)))
+                }
+            } else {
+                None
+            };
+            // A runtime stop disables every pending step: treat it as dependent with them.
+            // Not a step blocked where the stopping step ran (main waiting at its end for
+            // the others, a goroutine parked at a channel): the reversal would put it at
+            // that level, where it cannot run, and expand the level for nothing. Its races
+            // with earlier steps are looked for as in any execution.
+            // Nor the stopping step against an earlier step where its goroutine was
+            // blocked, unless they conflict (its waker races by the enabler rule): moved
+            // before a step it does not touch, a violation the step itself decides ends
+            // the execution the same way with fewer steps run, and a deadlock found after
+            // it is the same trace.
+            let st = signature(&tgt.accesses);
+            let held = stopped && !real && n > 0 && blocked_at(n - 1, q);
+            let stop_target = stopped && real && j + 1 == n;
+            let dep_t = |i: usize| {
+                if held && i + 1 == n {
+                    return false;
+                }
+                if stop_target && evs[i].tid != q && !enabled_at(i, q) {
+                    let s = stack[j].ev.as_ref().expect("executed");
+                    return conflict(&evs[i].accesses, &s.accesses);
+                }
+                dependent_sig(evs[i], sigs[i], tgt, st)
+                    || (stopped && (i + 1 == n || (real && j + 1 == n)))
+            };
+            if stopped && real && j + 1 == n {
+                all_before(j, &mut cand);
+            } else {
+                index.candidates(st, q, j, &mut cand);
+                if stopped && n > 0 && n - 1 < j {
+                    cand[(n - 1) / 64] |= 1 << ((n - 1) % 64);
+                }
+            }
+            // Of the target's own goroutine's events, the latest stands for all: the
+            // others happen before it, and nothing below asks for them but through
+            // its row.
+            let last = index.last(q, j);
+            let is_dep = |i: usize| (evs[i].tid != q || Some(i) == last) && dep_t(i);
+            // The dependent events that happen before no other dependent one (`front`,
+            // in order), and `u`, what happens before any dependent one: latest first,
+            // an event in `u` already needs no test, its row being in `u` too.
+            front.clear();
+            u.fill(0);
+            latest_first(&cand, &mut u, |i, u| {
+                if is_dep(i) {
+                    front.push(i);
+                    for (x, y) in u.iter_mut().zip(&pred[i]) {
+                        *x |= y;
+                    }
+                }
+            });
+            front.reverse();
+            let u = &u;
+            // Every dependent event, for the rarer questions that need them all.
+            let all = std::cell::OnceCell::new();
+            let deps = || -> &Vec<usize> {
+                all.get_or_init(|| ones(&cand).filter(|&i| is_dep(i)).collect())
+            };
+            // Walk back from i to the latest earlier event d dependent with the target
+            // (restricted to `filter`) and race the target with d, if the target can be
+            // moved before d (d happens-before no other predecessor of it).
+            let walk_back =
+                |i: usize,
+                 filter: &dyn Fn(&Event) -> bool,
+                 out: &mut Vec<(usize, Vec<Event>, Vec<Event>)>| {
+                    // The candidates hold every dependent event, and the clock's
+                    // advances (which touch everything).
+                    for d in ones_rev_below(&cand, i) {
+                        if evs[d].tid == CLOCK {
+                            break; // nothing moves across the clock's advance
+                        }
+                        if !dep_t(d) || !filter(evs[d]) {
+                            continue;
+                        }
+                        if evs[d].tid != q
+                            && !deps().iter().any(|&k| k != d && k != i && has(&pred[k], d))
+                        {
+                            out.push((d, notdep(d), later(d)));
+                        }
+                        break;
+                    }
+                };
+            // A goroutine kept at a mutex another holds, at the end: race its lock with
+            // the holder's, even where the holder's own later steps (a poll that reads
+            // everything) stand between them, or its own attempts. The holder's steps
+            // come after its lock, which waits once this goroutine holds the mutex; the
+            // attempts are this lock. Without this, the only race left is with the
+            // holder's last step, whose reversal cannot run.
+            if !real && blocked_at(n, q) {
+                for &(o, k) in tgt.accesses.iter() {
+                    if k != Access::Acquire {
+                        continue;
+                    }
+                    let holder = (0..n).rev().find(|&d| {
+                        evs[d].tid != q && evs[d].accesses.contains(&(o, Access::Acquire))
+                    });
+                    if let Some(d) = holder
+                        && !deps().iter().any(|&k| {
+                            k != d
+                                && evs[k].tid != evs[d].tid
+                                && evs[k].tid != q
+                                && has(&pred[k], d)
+                        })
+                        && !(d..n).any(|k| evs[k].tid == CLOCK)
+                    {
+                        inserts.push((d, notdep(d), later(d)));
+                    }
+                }
+            }
+            // A parked goroutine's retry: every step it races with came after the
+            // step that parked it, and a reversal would need it woken, which only a
+            // step that woke it here could do (the steps a reversal keeps are
+            // independent of the one it moves past, so they do what they did).
+            if !real && parked(q) {
+                continue;
+            }
+            for &i in &front {
+                if evs[i].tid == q || has(u, i) {
+                    continue; // same thread, or not a direct race
+                }
+                if q == CLOCK || evs[i].tid == CLOCK {
+                    continue; // never reversible (`CLOCK`)
+                }
+                // Release (or Add) -> Acquire: not reversible; race with the Acquire it
+                // ended.
+                let released: Vec<Obj> = tgt
+                    .accesses
+                    .iter()
+                    .filter(|(o, k)| {
+                        *k == Access::Acquire
+                            && evs[i].accesses.iter().any(|(o2, k2)| {
+                                o2 == o && matches!(k2, Access::Release | Access::Add)
+                            })
+                    })
+                    .map(|(o, _)| *o)
+                    .collect();
+                if !released.is_empty() {
+                    let acq = |e: &Event| {
+                        e.accesses
+                            .iter()
+                            .any(|(o, k)| *k == Access::Acquire && released.contains(o))
+                    };
+                    walk_back(i, &acq, &mut inserts);
+                    continue;
+                }
+                match enabler {
+                    Some((en, spawnlike)) if en == i => {
+                        if spawnlike {
+                            continue; // q did not exist before i: causal, not a race
+                        }
+                        // i unblocked q (generic blocking): race with what q waited on.
+                        walk_back(i, &|_| true, &mut inserts);
+                    }
+                    _ => {
+                        let mut v = notdep(i);
+                        if stopped && i + 1 == n && !real {
+                            // Reversing the stop itself: the stop still comes after the
+                            // pending step.
+                            v.push(evs[i].clone());
+                        }
+                        inserts.push((i, v, later(i)))
+                    }
+                }
+            }
+            if real {
+                found[j].clear();
+                found[j].extend(inserts[start..].iter().map(|x| x.0));
+            }
+        }
+        self.found = found;
+        // The last event is not reused as it stands: a stopped execution's counts its
+        // stop, and what a step also touched (`amend`) is added at the next scheduling
+        // point, which the last one may not reach.
+        self.hb_ok = n.saturating_sub(1);
+        self.clean = n.saturating_sub(1);
+        self.index = index;
+        self.stats.races += inserts.len() as u64;
+        // An execution that ended with every awake goroutine asleep is no more maximal
+        // than one a violation cut short: its sequences get the same sleep check.
+        let cut = stopped || self.sleep_blocked;
+        for (lvl, v, later) in inserts {
+            let cover = if cut {
+                Cover::Cut
+            } else {
+                let mut w = v.clone();
+                let last = w.pop();
+                w.extend(later);
+                w.extend(last);
+                Cover::Whole(w)
+            };
+            self.record(lvl, v, cover);
+        }
+    }
+
+    /// A wakeup insertion at level `li`, with what a sleeping goroutine must do to
+    /// cover it (`insert`): one at this subtree's root level or above is also its giver's
+    /// to make.
+    pub(super) fn record(&mut self, li: usize, v: Vec<Event>, cover: Cover) {
+        if let Some(r) = self.root
+            && li <= r
+        {
+            // An insertion equal to the last one recorded at its level is a no-op
+            // where the giver replays them (nothing else changes that level between
+            // the two); a subtree meets the same race above its root in each of its
+            // executions, so kept, the list would grow with them.
+            if self.last_op.len() <= li {
+                self.last_op.resize(li + 1, None);
+            }
+            let again =
+                self.last_op[li].is_some_and(|i| self.ops[i].1 == v && self.ops[i].2 == cover);
+            if !again {
+                self.last_op[li] = Some(self.ops.len());
+                self.ops.push((li, v.clone(), cover.clone()));
+            }
+            if li < r {
+                return;
+            }
+        }
+        if self.insert(li, v, cover) {
+            self.stats.insertions += 1;
+            // A branch given away here may no longer be the one this level takes next.
+            if let Some(g) = self.given.get(li).and_then(Option::as_ref) {
+                let mut next = self.stack[li].clone();
+                advance(&mut next);
+                if (&next.sleep, &next.cur, &next.carry)
+                    != (&g.snap.sleep, &g.snap.cur, &g.snap.carry)
+                {
+                    let id = g.id;
+                    self.stats.redone += 1;
+                    self.given[li] = None;
+                    self.cancel(id);
+                }
+            }
+        }
+    }
+
+    /// Whether the execution's trace is its unit's: no goroutine asleep where the unit
+    /// starts could go first in the rest of it. Else an earlier branch above the units
+    /// has it, and its unit reaches it too.
+    pub(super) fn owned(&self) -> bool {
+        let Some((_, at)) = self.unit else {
+            return true;
+        };
+        if self.unit_sleep.is_empty() || at >= self.pos {
+            return true;
+        }
+        let rest: Vec<Event> = (at..self.pos)
+            .map(|k| self.stack[k].ev.clone().expect("executed"))
+            .collect();
+        !self.unit_sleep.iter().any(|e| sleep_covers(e, &rest))
+    }
+
+    /// insert_[pre](v) into the wakeup tree of level `li`, unless a sleeping thread is a
+    /// weak initial of v (one asleep since the unit's start, or any where v comes from
+    /// an execution `cut` short, by a violation or with every awake goroutine asleep:
+    /// goes first in v). A weak initial that is not in v covers v only if it stays
+    /// independent of what would follow v, which a cut execution does not show: the
+    /// steps it never ran may conflict with it.
+    /// Returns whether the tree changed.
+    pub(super) fn insert(&mut self, li: usize, v: Vec<Event>, cover: Cover) -> bool {
+        let unit_sleep = &self.unit_sleep;
+        let lvl = &mut self.stack[li];
+        if lvl.expanded {
+            return false;
+        }
+        let covered = |e: &SleepEntry| match &cover {
+            Cover::Whole(w) if !unit_sleep.contains(e) => sleep_covers(e, w),
+            _ => goes_first(e, &v),
+        };
+        if lvl.sleep.iter().any(covered) {
+            return false;
+        }
+        let active = lvl.active_tid();
+        insert_list(&mut lvl.pending, v, active)
+    }
+}

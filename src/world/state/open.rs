@@ -1,0 +1,136 @@
+//! What a goroutine's next step is, asked before it runs: can it go on without a wait
+//! that is no event (`open`), and how does it use its objects (`mode`).
+
+use super::*;
+
+impl State {
+    /// A WaitGroup's counter.
+    pub(super) fn counter(&self, o: Oid) -> i64 {
+        match self.objs[o].kind {
+            ObjKind::WaitGroup { count, .. } => count,
+            _ => unreachable!("not a WaitGroup"),
+        }
+    }
+
+    /// An RWMutex's readers (none for any other object).
+    pub(super) fn readers(&self, o: Oid) -> &[Holder] {
+        match &self.objs[o].kind {
+            ObjKind::RwMutex { readers, .. } => readers,
+            _ => &[],
+        }
+    }
+
+    /// Whether goroutine `g`'s next step can go on without a wait that is no event
+    /// (`Pending::Lock`, `Pending::Wait`).
+    pub(crate) fn open(&self, g: Gid) -> bool {
+        match self.gors[g].pending {
+            Some(Pending::Lock(o)) => match &self.objs[o].kind {
+                ObjKind::Mutex { holder } => holder.is_none(),
+                // A writer behind another writer (holding, or first in line for the
+                // readers to leave) only waits to try again: it tells no reader to
+                // wait, so its attempt is no event either.
+                ObjKind::RwMutex {
+                    writer, pending, ..
+                } => writer.is_none() && pending.is_none_or(|p| p == g),
+                _ => true,
+            },
+            Some(Pending::Wait(o)) => self.counter(o) <= 0,
+            _ => true,
+        }
+    }
+
+    /// How goroutine `g`'s next step uses its objects (see `Pending`).
+    pub(crate) fn mode(&self, g: Gid) -> crate::engine::Mode {
+        use crate::engine::Mode;
+        let me = &self.gors[g];
+        // Its next step takes what was handed to it, or only ends a wait that is no
+        // operation (main waiting for the others, a poll): nothing shared.
+        let waits_for_nothing = me.status == Status::Joining
+            || matches!(me.wait, Some(Wait::Poll(_)))
+            || me.pending == Some(Pending::End);
+        if me.handed() || waits_for_nothing {
+            return match me.pending {
+                Some(Pending::Wait(_)) if me.granted => Mode::Released,
+                _ => Mode::Local,
+            };
+        }
+        match me.pending {
+            // A writer that finds readers in becomes first in line, and new readers
+            // wait for it: a change others see.
+            Some(Pending::Lock(o)) if !self.readers(o).is_empty() => Mode::Write,
+            Some(Pending::Lock(_)) => Mode::Acquire,
+            // An unlock releases the lock someone took; an unlock of an unlocked mutex
+            // is a fault that releases nothing, so no lock is ordered after it.
+            Some(Pending::Unlock(o))
+                if matches!(
+                    self.objs[o].kind,
+                    ObjKind::Mutex { holder: Some(_) }
+                        | ObjKind::RwMutex {
+                            writer: Some(_),
+                            ..
+                        }
+                ) =>
+            {
+                Mode::Release
+            }
+            // Every Done that leaves the counter at zero or above commutes with the
+            // others: it returns nothing, releases only (`Hb::Release`), and
+            // which one reaches zero no goroutine can tell. A Wait at zero is ordered
+            // after them all, as a lock after an unlock. One that would go below zero
+            // is a fault: a write.
+            Some(Pending::Done(o)) if self.counter(o) >= 1 => Mode::Add,
+            Some(Pending::Wait(o)) if self.counter(o) == 0 => Mode::Acquire,
+            // A Wait above zero, attempted only when every runnable goroutine is kept
+            // back, registers to be released at zero: it commutes with the Dones, not
+            // with another waiter's attempt (`Mode::Registers`); the step that takes its
+            // release is ordered after every Done (`Mode::Released`).
+            Some(Pending::Wait(o)) if self.counter(o) > 0 => Mode::Registers,
+            // A read lock that gets in (no writer holds it or is first in line), and one
+            // given back while some are held: they commute with each other. One that
+            // waits registers to be let in when the writer unlocks (an event); one given
+            // back when none is held is a fault.
+            Some(Pending::RLock(o))
+                if matches!(
+                    &self.objs[o].kind,
+                    ObjKind::RwMutex {
+                        writer: None,
+                        pending: None,
+                        ..
+                    }
+                ) =>
+            {
+                Mode::Read
+            }
+            // A read lock given back by a goroutine that holds none drops another's:
+            // which one depends on who is in, so it is a write.
+            Some(Pending::RUnlock(o)) if self.readers(o).iter().any(|h| h.gid == g) => Mode::Read,
+            // A send into a buffered channel's free slot, and a receive from its
+            // oldest one, with nobody waiting on it: each moves its own cursor and
+            // syncs with its own slot (`Chan::slots`), which are different slots
+            // whenever both can go without waiting (the buffer neither empty nor full).
+            Some(Pending::Send(o)) => match &self.objs[o].kind {
+                ObjKind::Chan(c)
+                    if !c.nil && !c.closed && c.recvq.is_empty() && c.buf.len() < c.cap =>
+                {
+                    Mode::Buffered {
+                        recv: false,
+                        slot: c.send_slot(),
+                    }
+                }
+                _ => Mode::Write,
+            },
+            Some(Pending::Recv(o)) => match &self.objs[o].kind {
+                ObjKind::Chan(c)
+                    if !c.nil && !c.closed && !c.buf.is_empty() && c.sendq.is_empty() =>
+                {
+                    Mode::Buffered {
+                        recv: true,
+                        slot: c.recvx,
+                    }
+                }
+                _ => Mode::Write,
+            },
+            _ => Mode::Write,
+        }
+    }
+}
