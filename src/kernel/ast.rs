@@ -191,6 +191,8 @@ pub struct File {
     /// Constants whose value uses `iota`: an enumeration, not a parameter.
     pub enums: Vec<String>,
     pub vars: Vec<(Vec<String>, Option<Type>, Vec<Expr>)>,
+    /// Where each of `vars` is declared.
+    pub var_pos: Vec<Pos>,
     pub funcs: Vec<Arc<Func>>,
     /// Methods: receiver type name, method name, function.
     pub methods: Vec<(String, String, Arc<Func>)>,

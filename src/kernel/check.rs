@@ -100,9 +100,9 @@ pub fn check(f: &File) -> R {
     for (_, e) in &f.consts {
         c.expr(e)?;
     }
-    for (_, t, es) in &f.vars {
+    for ((_, t, es), p) in f.vars.iter().zip(&f.var_pos) {
         if let Some(t) = t {
-            c.ty(t, es.first().map_or(Pos::default(), |e| e.pos))?;
+            c.ty(t, *p)?;
         }
         for e in es {
             c.expr(e)?;

@@ -138,6 +138,7 @@ pub fn parse(path: &str, text: &str) -> R<File> {
             "var_declaration" => {
                 for (names, ty, vals) in p.vars(n)? {
                     file.vars.push((names, ty, vals));
+                    file.var_pos.push(pos(n));
                 }
             }
             "function_declaration" => {

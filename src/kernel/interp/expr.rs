@@ -788,6 +788,13 @@ impl<'a> I<'a> {
                     }
                     more.extend(lock(&s.arr)[s.off..s.off + s.len].iter().cloned());
                 }
+                let len = match &base {
+                    Value::Slice(s) => s.len,
+                    _ => 0,
+                };
+                if len + more.len() > MAX_LEN {
+                    return Err(too_long("slice", len + more.len()));
+                }
                 // Room in the backing array: append writes the elements past len.
                 if let Value::Slice(s) = &base
                     && s.len + more.len() <= s.cap

@@ -52,14 +52,18 @@ impl I<'_> {
         let append = |more: &str| {
             self.cell_access(c, name, true);
             let t = text(c) + more;
+            if t.len() > MAX_LEN {
+                return Err(too_long("string", t.len()));
+            }
             *lock(c) = Value::str(&t);
+            Ok(())
         };
         let arg = |i: usize| args.get(i).cloned().unwrap_or(Value::Nil);
         let wrote = |n: usize| Ok(Value::Tuple(vec![Value::Int(n as i64), Value::Nil]));
         match m {
             "WriteString" | "Write" => {
                 let t = bytes_of(&arg(0));
-                append(&t);
+                append(&t)?;
                 let n = match arg(0) {
                     Value::Slice(s) => s.len,
                     _ => t.len(),
@@ -67,12 +71,12 @@ impl I<'_> {
                 wrote(n)
             }
             "WriteByte" => {
-                append(&bytes_of(&slice_of(vec![arg(0)])));
+                append(&bytes_of(&slice_of(vec![arg(0)])))?;
                 Ok(Value::Nil)
             }
             "WriteRune" => {
                 let r = char::from_u32(int(&arg(0))? as u32).unwrap_or('\u{fffd}');
-                append(&r.to_string());
+                append(&r.to_string())?;
                 wrote(r.len_utf8())
             }
             "String" | "Len" => {

@@ -116,6 +116,23 @@ pub const STATEMENTS_PER_STEP: usize = 100;
 /// The largest slice `make` may build: kernels are skeletons, not workloads.
 const MAX_MAKE: i64 = 1 << 16;
 
+/// The longest string (in bytes) or slice (in elements) a kernel may grow: `s += s`
+/// in a loop doubles past any machine's memory long before a bound on statements
+/// stops it. Go would run out of memory, a fatal error; here it is a panic saying so.
+pub(super) const MAX_LEN: usize = 1 << 20;
+
+/// Go's fatal error where a value outgrows `MAX_LEN`.
+pub(super) fn too_long(what: &str, n: usize) -> Panic {
+    let unit = if what == "string" {
+        "bytes"
+    } else {
+        "elements"
+    };
+    Panic(format!(
+        "runtime: out of memory: a {what} of {n} {unit} is beyond stalemate's bound of {MAX_LEN}"
+    ))
+}
+
 /// A call's deferred calls, run last first when it returns or panics.
 struct Frame {
     defers: Vec<(Value, Vec<Value>)>,
@@ -721,6 +738,9 @@ pub fn binary(op: &str, a: Value, b: Value) -> R<Value> {
         ),
         ("&&", Bool(x), Bool(y)) => Bool(*x && *y),
         ("||", Bool(x), Bool(y)) => Bool(*x || *y),
+        ("+", Str(x), Str(y)) if x.len() + y.len() > MAX_LEN => {
+            return Err(too_long("string", x.len() + y.len()));
+        }
         ("+", Str(x), Str(y)) => Value::str(&format!("{x}{y}")),
         ("<", Str(x), Str(y)) => Bool(x < y),
         (">", Str(x), Str(y)) => Bool(x > y),

@@ -53,6 +53,10 @@ pub(super) fn strings(name: &str, args: &[Value]) -> R<Value> {
             if n < 0 {
                 return Err(rt_err("strings: negative Repeat count"));
             }
+            let len = s(&arg(0))?.len().saturating_mul(n as usize);
+            if len > super::MAX_LEN {
+                return Err(super::too_long("string", len));
+            }
             Value::str(&s(&arg(0))?.repeat(n as usize))
         }
         "ToUpper" => Value::str(&s(&arg(0))?.to_uppercase()),
