@@ -81,6 +81,11 @@ enum Cmd {
         /// part of a dpor tree, is in exactly one shard.
         #[arg(long, value_name = "K/N", value_parser = parse_shard)]
         shard: Option<(usize, usize)>,
+        /// Every engine's time limit, in seconds, instead of each scenario's own
+        /// `time_limit_secs` (a cap for a quick CI job). 0 runs nothing: every search
+        /// is incomplete (exit 6).
+        #[arg(long, value_name = "SECS", value_parser = clap::value_parser!(u64).range(0..=86_400))]
+        time_limit: Option<u64>,
         /// Instead of the scenarios' own seeds, run each seeded engine (shuttle-random,
         /// shuttle-pct) once per seed in A..B and print how many schedules each seed
         /// needed to find the violation: min / median / max, and the seeds that found
@@ -191,6 +196,8 @@ struct RunOpts {
     graph: Option<PathBuf>,
     jobs: usize,
     shard: Option<(usize, usize)>,
+    /// `--time-limit`: every scenario's, if given.
+    time_limit: Option<std::time::Duration>,
 }
 
 /// `A..B` with A < B and at most 100,000 seeds.
@@ -287,6 +294,7 @@ pub fn main(models: &[&'static Model]) -> ExitCode {
             jobs,
             shard,
             graph,
+            time_limit,
             seeds: None,
         } => run(
             paths,
@@ -297,6 +305,7 @@ pub fn main(models: &[&'static Model]) -> ExitCode {
                 graph,
                 jobs: jobs.unwrap_or_else(cores),
                 shard,
+                time_limit: time_limit.map(std::time::Duration::from_secs),
             },
         ),
         Cmd::Check {
@@ -336,6 +345,7 @@ pub fn main(models: &[&'static Model]) -> ExitCode {
                     graph: None,
                     jobs: cores(),
                     shard: None,
+                    time_limit: None,
                 },
             )
         }
@@ -498,7 +508,10 @@ fn plan_runs(scenarios: &[Scenario], shard: Option<(usize, usize)>) -> Vec<(usiz
 }
 
 /// Runs `runs` on `jobs` threads and hands each result to `emit` in the order of
-/// `runs`, as soon as it and all before it are done.
+/// `runs`, as soon as it and all before it are done. The threads are not joined: one
+/// that helps a dpor run stuck in a model's own code (which the watchdog has reported
+/// as an engine error) is left behind, as the run's own thread is, and the command
+/// ends with the others.
 fn execute(
     scenarios: &[Scenario],
     runs: &[(usize, usize)],
@@ -511,37 +524,39 @@ fn execute(
         }
         return;
     }
-    let next = AtomicU64::new(0);
+    let next = Arc::new(AtomicU64::new(0));
+    let shared = Arc::new((scenarios.to_vec(), runs.to_vec()));
     let (tx, rx) = std::sync::mpsc::channel();
-    std::thread::scope(|scope| {
-        for _ in 0..jobs.min(runs.len()) {
-            let (tx, next) = (tx.clone(), &next);
-            scope.spawn(move || {
-                loop {
-                    let i = next.fetch_add(1, Relaxed) as usize;
-                    let Some(&(si, e)) = runs.get(i) else { break };
-                    let r = runner::run_engine(&scenarios[si], e, None);
-                    if tx.send((i, r)).is_err() {
-                        break;
-                    }
+    for _ in 0..jobs.min(runs.len()) {
+        let (tx, next, shared) = (tx.clone(), next.clone(), shared.clone());
+        std::thread::spawn(move || {
+            let (scenarios, runs) = &*shared;
+            loop {
+                let i = next.fetch_add(1, Relaxed) as usize;
+                let Some(&(si, e)) = runs.get(i) else { break };
+                let r = runner::run_engine(&scenarios[si], e, None);
+                if tx.send((i, r)).is_err() {
+                    break;
                 }
-                // No run left to start: join a dpor run still going (its result does
-                // not depend on who explores it).
-                let mut joined = Vec::new();
-                while explore::help(&mut joined) {}
-            });
-        }
-        drop(tx);
-        let mut pending = std::collections::BTreeMap::new();
-        let mut printed = 0;
-        for (i, r) in rx {
-            pending.insert(i, r);
-            while let Some(r) = pending.remove(&printed) {
-                emit(printed, r);
-                printed += 1;
             }
+            // No run left to start: join a dpor run still going (its result does not
+            // depend on who explores it). Its results are sent: the command need not
+            // wait for this thread.
+            drop(tx);
+            let mut joined = Vec::new();
+            while explore::help(&mut joined) {}
+        });
+    }
+    drop(tx);
+    let mut pending = std::collections::BTreeMap::new();
+    let mut printed = 0;
+    for (i, r) in rx {
+        pending.insert(i, r);
+        while let Some(r) = pending.remove(&printed) {
+            emit(printed, r);
+            printed += 1;
         }
-    });
+    }
 }
 
 fn run(paths: Vec<PathBuf>, opts: &RunOpts) -> ExitCode {
@@ -558,6 +573,9 @@ fn run_loaded(mut scenarios: Vec<Scenario>, opts: &RunOpts) -> ExitCode {
     for s in &mut scenarios {
         s.threads = threads;
         s.part = opts.shard.map(|(k, n)| (k as u32 - 1, n as u32));
+        if let Some(t) = opts.time_limit {
+            s.time_limit = t;
+        }
     }
     let text = opts.format == Format::Text;
     if let Some((k, n)) = opts.shard

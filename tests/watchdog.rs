@@ -39,3 +39,57 @@ fn a_model_stuck_in_its_own_code_is_an_engine_error_within_the_limit() {
         assert!(took < limit + GRACE + Duration::from_secs(30), "{took:?}");
     }
 }
+
+/// The CLI: a kernel whose loop outlasts its time limit within one execution (a
+/// statement bound of a billion, `max_steps` 10,000,000) is an engine error naming
+/// the goroutine, exit 4; with `--jobs 2` the scenario beside it still runs and passes.
+#[test]
+fn run_reports_a_stuck_kernel_as_an_engine_error_and_finishes_the_others() {
+    let dir = std::env::temp_dir().join(format!("stalemate-watchdog-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let kernel = |k: &str| root.join("tests/kernels").join(k).display().to_string();
+    let write = |name: &str, text: String| {
+        let f = dir.join(name);
+        std::fs::write(&f, text).unwrap();
+        f.display().to_string()
+    };
+    let stuck = write(
+        "a_stuck.toml",
+        format!(
+            "go = {:?}\nexpect = \"pass\"\n[bounds]\nmax_steps = 10000000\ntime_limit_secs = 1\n\
+             [[engine]]\nkind = \"dpor\"\n",
+            kernel("spin.go")
+        ),
+    );
+    let fine = write(
+        "b_fine.toml",
+        format!(
+            "go = {:?}\nexpect = \"pass\"\n[[engine]]\nkind = \"dpor\"\n",
+            kernel("race_free.go")
+        ),
+    );
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_stalemate"))
+        .args(["run", "--jobs", "2", &stuck, &fine])
+        .output()
+        .unwrap();
+    let out = format!(
+        "{}{}",
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert_eq!(o.status.code(), Some(4), "{out}");
+    assert!(
+        out.contains("the exploration did not end within its time limit (1 s) and 5 s of grace"),
+        "{out}"
+    );
+    assert!(
+        out.contains("goroutine main did not reach its next Go operation"),
+        "{out}"
+    );
+    let row = out
+        .lines()
+        .find(|l| l.starts_with("b_fine ") && l.contains(" dpor "))
+        .unwrap_or_else(|| panic!("no row for b_fine in {out}"));
+    assert!(row.contains(" pass ") && row.contains(" ok "), "{row}");
+}
