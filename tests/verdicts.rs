@@ -150,6 +150,21 @@ fn a_search_that_completed_nothing_is_incomplete_not_a_pass() {
     );
 }
 
+/// `stalemate run` on a scenario whose search completes nothing (`--time-limit 0`):
+/// exit 6, and the verdict says incomplete, never pass.
+#[test]
+fn run_exits_6_when_a_search_completed_nothing() {
+    let file = scenario("nothing", "semantics.go", "[[engine]]\nkind = \"dpor\"\n");
+    let o = common::stalemate(&["run", "--time-limit", "0", file.to_str().unwrap()]);
+    let out = common::text(&o);
+    assert_eq!(o.status.code(), Some(6), "{out}");
+    assert!(
+        out.contains("engine 1: dpor (optimal DPOR) -> incomplete (0 executions"),
+        "{out}"
+    );
+    assert!(!out.contains("-> pass"), "{out}");
+}
+
 /// A scenario file in a temporary directory, running `kernel` under `engines`.
 fn scenario(name: &str, kernel: &str, engines: &str) -> std::path::PathBuf {
     let dir = std::env::temp_dir().join(format!("stalemate-verdicts-{}", std::process::id()));
