@@ -10,19 +10,21 @@
 //! nothing DFS does not. The stateful search (`shuttle-stateful`) must reach exactly
 //! what DFS reaches, racy programs included.
 //!
-//! One program in six has the status manager's shape instead (`server_program`): a
+//! One program in seven has the status manager's shape instead (`server_program`): a
 //! goroutine serving two or three channels in a loop, two others sending or trying to
 //! send into them, main waiting, sending and closing. Four goroutines are beyond what
 //! DFS finishes, so there `dpor` is compared with loom's census (loom being what the
 //! general programs check against DFS). With dpor's wakeup-tree leaf fix taken out,
-//! this shape finds the hole the general programs never did. One in six is a crowd:
+//! this shape finds the hole the general programs never did. One in seven is a crowd:
 //! five or six goroutines, main included, of one or two short steps each, compared
-//! with loom's census too.
+//! with loom's census too; and one in seven a fan: four to seven goroutines sending,
+//! receiving and selecting over two channels of capacity 0 or 1 (`fan_program`),
+//! compared with loom's census.
 //!
 //! `STALEMATE_DIFF_NO_STATEFUL=1` and `STALEMATE_DIFF_NO_LOOM=1` leave an engine out of
-//! a campaign after its finding (loom stays the reference of the server shape and the
-//! crowd). `STALEMATE_DIFF_SHAPE=server`, `rw` or `crowd` draws only programs of that
-//! shape.
+//! a campaign after its finding (loom stays the reference of the server shape, the
+//! crowd and the fan). `STALEMATE_DIFF_SHAPE=server`, `rw`, `crowd` or `fan` draws only
+//! programs of that shape.
 //!
 //! `STALEMATE_DIFF_OVER=1` prints each program dpor explores in more than two
 //! executions per trace.
@@ -132,6 +134,8 @@ enum Shape {
     /// A general program one of whose goroutines ends in a loop that never ends: every
     /// execution is cut at a goroutine's step bound (`Op::Endless`).
     Endless,
+    /// Fan-ins and selects over channels of capacity 0 and 1, four to seven goroutines.
+    Fan,
 }
 
 #[derive(Clone, Debug)]
@@ -350,6 +354,40 @@ fn crowd_program() -> impl Strategy<Value = Program> {
         .prop_filter("at most 9 statements", |p| p.size() <= 9)
 }
 
+/// Fan-ins and selects over channels of capacity 0 and 1 (each drawn): four to seven
+/// goroutines, main included. Workers send on one of the two channels or try to,
+/// receive or try to, or take a select of a send on one and a receive on the other;
+/// main receives, serves both channels in a select loop, closes one or waits: every
+/// kind of partner and observer a waiting send or receive meets (issue 53). Beyond
+/// what DFS finishes: compared with loom's census.
+fn fan_program() -> impl Strategy<Value = Program> {
+    let ch = || 0u8..2;
+    let worker = prop_oneof![
+        5 => ch().prop_map(Op::Send),
+        2 => ch().prop_map(|c| Op::Select(vec![(c, true)], true)),
+        2 => ch().prop_map(Op::Recv),
+        1 => ch().prop_map(|c| Op::Select(vec![(c, false)], true)),
+        1 => (ch(), ch()).prop_map(|(a, b)| Op::Select(vec![(a, true), (b, false)], false)),
+        1 => Just(Op::Done),
+    ];
+    let main_op = prop_oneof![
+        4 => ch().prop_map(Op::Recv),
+        2 => Just(Op::Serve(vec![0, 1])),
+        1 => ch().prop_map(Op::Close),
+        1 => Just(Op::Wait),
+    ];
+    (
+        (0usize..2, 0usize..2),
+        0i64..3,
+        prop::collection::vec(main_op, 1..=3),
+        prop::collection::vec(prop::collection::vec(worker, 1..=2), 3..=6),
+    )
+        .prop_map(|((a, b), wg, main, goroutines)| {
+            Program::untimed(Shape::Fan, [a, b], None, wg, main, goroutines)
+        })
+        .prop_filter("at most 10 statements", |p| p.size() <= 10)
+}
+
 /// The racy shape: two or three goroutines of atomic and plain accesses to one
 /// variable, copies and writes of model data, and WaitGroup `Add`s, `Done`s and
 /// `Wait`s, among locks and channel operations that order some of them.
@@ -383,9 +421,9 @@ fn racy_program() -> impl Strategy<Value = Program> {
         .prop_filter("at most 7 statements", |p| p.size() <= 7)
 }
 
-/// Mostly general programs; one in six of the server shape and one in six of the
-/// crowd (`STALEMATE_DIFF_SHAPE=server`: only those; `rw`: only the RWMutex shape;
-/// `crowd`: only five or six goroutines).
+/// Mostly general programs; one in seven each of the server shape, the crowd and the
+/// fan (`STALEMATE_DIFF_SHAPE=server`: only those; `rw`: only the RWMutex shape;
+/// `crowd`: only five or six goroutines; `fan`: only fans).
 /// A general program with a loop that never ends at the end of one goroutine's code
 /// (main's, or another's).
 fn endless_program() -> impl Strategy<Value = Program> {
@@ -410,7 +448,14 @@ fn any_program() -> BoxedStrategy<Program> {
         Ok("rw") => rw_program().boxed(),
         Ok("crowd") => crowd_program().boxed(),
         Ok("racy") => racy_program().boxed(),
-        _ => prop_oneof![4 => program(), 1 => server_program(), 1 => crowd_program()].boxed(),
+        Ok("fan") => fan_program().boxed(),
+        _ => prop_oneof![
+            4 => program(),
+            1 => server_program(),
+            1 => crowd_program(),
+            1 => fan_program()
+        ]
+        .boxed(),
     }
 }
 
@@ -1054,7 +1099,7 @@ fn tally(t: &mut Tally, p: &Program, (n, e): (u64, u64), d: &Traces, all: &Trace
 /// reach exactly DFS's violations and outcomes, and the exploration that ships (it
 /// stops at the first violation) must give DFS's verdict, with one of its violations.
 fn agree(p: &Program) -> Result<bool, String> {
-    if matches!(p.shape, Shape::Server | Shape::Crowd) {
+    if matches!(p.shape, Shape::Server | Shape::Crowd | Shape::Fan) {
         return loom_is_the_reference(p);
     }
     let Some((dfs, loom)) = both(p) else {
