@@ -172,8 +172,18 @@ fn mutations() -> impl Strategy<Value = Vec<Mutation>> {
 /// How a mutant ended (refused, or the run's finding: `pass` for none), and the
 /// finding's report.
 fn run_mutant(text: &str, what: &str) -> Result<(String, String), TestCaseError> {
-    let dir = std::env::temp_dir().join(format!("stalemate-fuzz-{}", std::process::id()));
+    // A directory per mutant: the tests run on threads of one process.
+    static NEXT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let dir = std::env::temp_dir().join(format!("stalemate-fuzz-{}-{n}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
+    struct Gone(PathBuf);
+    impl Drop for Gone {
+        fn drop(&mut self) {
+            let _ = std::fs::remove_dir_all(&self.0);
+        }
+    }
+    let _gone = Gone(dir.clone());
     let file = dir.join("mutant.go");
     std::fs::write(&file, text).unwrap();
     let toml = format!(
