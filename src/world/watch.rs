@@ -52,7 +52,16 @@ pub(crate) fn stop(id: u64) -> Option<String> {
         mine
     };
     worlds.iter().find_map(|w| {
-        let st = w.st.try_lock().ok()?;
+        // A goroutine stuck in a loop may take the state's lock at every statement (a
+        // plain access checked for races); one stuck holding it never lets go, so the
+        // lock is tried, not waited for, a bounded number of times.
+        let st = (0..500).find_map(|_| match w.st.try_lock() {
+            Ok(st) => Some(st),
+            Err(_) => {
+                std::thread::sleep(std::time::Duration::from_millis(1));
+                None
+            }
+        })?;
         let g = (0..st.gors.len()).find(|&g| st.gors[g].status == Status::Running)?;
         let last = st.trace.iter().rposition(|s| s.gid == g);
         let func = st.gors[g].func();
