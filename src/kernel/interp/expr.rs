@@ -403,10 +403,7 @@ impl<'a> I<'a> {
             };
             return ty.is_some_and(|ty| {
                 ms.iter().all(|m| {
-                    (&*ty == DISCARD && m == "Write")
-                        || ((&*ty == helpers::BUFFER || &*ty == helpers::BUILDER)
-                            && ["Write", "WriteString", "String"].contains(&m.as_str()))
-                        || self.k().method(&ty, m).is_some()
+                    helpers::lib_struct_method(&ty, m) || self.k().method(&ty, m).is_some()
                 })
             });
         }

@@ -8,8 +8,30 @@ use super::*;
 pub(super) const BUFFER: &str = "bytes.Buffer";
 pub(super) const BUILDER: &str = "strings.Builder";
 
+/// The methods `buffer_method` implements.
+const BUFFER_METHODS: &[&str] = &[
+    "Write",
+    "WriteString",
+    "WriteByte",
+    "WriteRune",
+    "String",
+    "Len",
+    "Reset",
+    "Grow",
+];
+
 pub(super) fn is_buffer(s: &Struct) -> bool {
     &*s.ty == BUFFER || &*s.ty == BUILDER
+}
+
+/// Whether a library struct of type `ty` (`io.Discard`, a text buffer) has method `m`
+/// (`lib_method` implements it): for `member`, and for interface satisfaction.
+pub(super) fn lib_struct_method(ty: &str, m: &str) -> bool {
+    match ty {
+        DISCARD => m == "Write",
+        BUFFER | BUILDER => BUFFER_METHODS.contains(&m),
+        _ => false,
+    }
 }
 
 /// An empty buffer of type `ty`, holding `text`.

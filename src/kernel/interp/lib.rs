@@ -201,26 +201,18 @@ impl<'a> I<'a> {
         if let Value::Nil = base {
             return Err(rt_err("invalid memory address or nil pointer dereference"));
         }
-        // io.Discard's Write: a library method (`lib_method`).
-        if let Value::Struct(s) = base
-            && &*s.ty == DISCARD
-            && name == "Write"
-        {
-            return Ok(Value::Func(Arc::new(Callable::Lib(
-                base.clone(),
-                name.to_string(),
-            ))));
-        }
-        // Methods the kernel declares, on the dynamic type.
+        // io.Discard's Write and a text buffer's methods: library methods
+        // (`lib_method`).
         let st = struct_of(base);
         if let Some(s) = &st
-            && helpers::is_buffer(s)
+            && helpers::lib_struct_method(&s.ty, name)
         {
             return Ok(Value::Func(Arc::new(Callable::Lib(
                 Value::Struct(s.clone()),
                 name.to_string(),
             ))));
         }
+        // Methods the kernel declares, on the dynamic type.
         if let Some(s) = &st
             && let Some(m) = self.k().method(&s.ty, name)
         {
