@@ -62,6 +62,9 @@ pub struct Next {
     /// A blocked thread's step is a retry: its last step blocked it, and nothing has
     /// woken it since (else it is held back from a step it has not tried).
     pub parked: bool,
+    /// A step kept back (not parked) is let go only by a step on what it uses: the
+    /// world's `Gate::Held`, not `Gate::Watched`.
+    pub steady: bool,
 }
 
 impl Next {
@@ -70,6 +73,7 @@ impl Next {
             tid,
             accesses,
             parked: false,
+            steady: true,
         }
     }
 }
@@ -768,6 +772,9 @@ impl Explorer {
             }
             // Infeasible wakeup head: sound fallback = explore every enabled thread here.
             self.stats.infeasible += 1;
+            if lvl.blocked.iter().any(|x| x.tid == cur.tid && !x.parked) {
+                record::held();
+            }
             if self.root == Some(k) {
                 self.full = true;
             }

@@ -174,6 +174,32 @@ impl Explorer {
             // its row.
             let last = index.last(q, j);
             let is_dep = |i: usize| (evs[i].tid != q || Some(i) == last) && dep_t(i);
+            // The target's step was under way at i, kept back there (the world held it:
+            // `State::open`), and no step the reversal runs before it touches what it
+            // uses: it would be kept back where the reversal puts it, so no execution
+            // takes it there. Its goroutine would wait invisibly, as it does in this
+            // execution until it goes. One a select arriving lets go (not `steady`)
+            // also needs no step before it to bring a goroutine to a step that touches
+            // what it uses.
+            let kept_back = |i: usize| {
+                let Some(held) = stack[i].blocked.iter().find(|x| x.tid == q && !x.parked) else {
+                    return false;
+                };
+                let brings = |l: usize| {
+                    let t = evs[l].tid;
+                    stack[l + 1]
+                        .enabled
+                        .iter()
+                        .chain(&stack[l + 1].blocked)
+                        .any(|x| x.tid == t && conflict(&x.accesses, &tgt.accesses))
+                };
+                last.is_none_or(|l| l < i)
+                    && !(i + 1..j).any(|l| {
+                        !has(&pred[l], i)
+                            && (conflict(&evs[l].accesses, &tgt.accesses)
+                                || (!held.steady && brings(l)))
+                    })
+            };
             // The dependent events that happen before no other dependent one (`front`,
             // in order), and `u`, what happens before any dependent one: latest first,
             // an event in `u` already needs no test, its row being in `u` too.
@@ -197,10 +223,14 @@ impl Explorer {
             // Walk back from i to the latest earlier event d dependent with the target
             // (restricted to `filter`) and race the target with d, if the target can be
             // moved before d (d happens-before no other predecessor of it).
+            // A dependent event where the target would be kept back (`kept_back`) is
+            // walked past as well: the race is with the latest one before it where the
+            // target could go, which the events walked past happen after.
             let walk_back =
                 |i: usize,
                  filter: &dyn Fn(&Event) -> bool,
                  out: &mut Vec<(usize, Vec<Event>, Vec<Event>)>| {
+                    let mut past = vec![i];
                     // The candidates hold every dependent event, and the clock's
                     // advances (which touch everything).
                     for d in ones_rev_below(&cand, i) {
@@ -210,8 +240,14 @@ impl Explorer {
                         if !dep_t(d) || !filter(evs[d]) {
                             continue;
                         }
+                        if evs[d].tid != q && kept_back(d) {
+                            past.push(d);
+                            continue;
+                        }
                         if evs[d].tid != q
-                            && !deps().iter().any(|&k| k != d && k != i && has(&pred[k], d))
+                            && !deps()
+                                .iter()
+                                .any(|&k| k != d && !past.contains(&k) && has(&pred[k], d))
                         {
                             out.push((d, notdep(d), later(d)));
                         }
@@ -273,10 +309,21 @@ impl Explorer {
                     .map(|(o, _)| *o)
                     .collect();
                 if !released.is_empty() {
+                    // Or with a step that the target conflicts with through another
+                    // object: a send that met a waiting receive (`Mode::Meet`) races
+                    // with what used its channel before the receive waited (a select
+                    // that found no sender there would have found this one).
+                    let rest: Vec<(Obj, Access)> = tgt
+                        .accesses
+                        .iter()
+                        .filter(|(o, _)| !released.contains(o))
+                        .copied()
+                        .collect();
                     let acq = |e: &Event| {
                         e.accesses
                             .iter()
                             .any(|(o, k)| *k == Access::Acquire && released.contains(o))
+                            || conflict(&e.accesses, &rest)
                     };
                     walk_back(i, &acq, &mut inserts);
                     continue;
@@ -289,6 +336,8 @@ impl Explorer {
                         // i unblocked q (generic blocking): race with what q waited on.
                         walk_back(i, &|_| true, &mut inserts);
                     }
+                    // Kept back there: the race is with an earlier step.
+                    _ if kept_back(i) => walk_back(i, &|_| true, &mut inserts),
                     _ => {
                         let mut v = notdep(i);
                         if stopped && i + 1 == n && !real {

@@ -17,6 +17,8 @@ pub(crate) struct Traces {
     pub(crate) distinct: BTreeSet<u128>,
     /// Executions stopped at a violation, as far as they ran.
     pub(crate) stopped: BTreeSet<u128>,
+    /// Wakeup sequences that asked for a step kept back where it was to run.
+    pub(crate) held: u64,
 }
 
 std::thread_local! {
@@ -31,6 +33,15 @@ pub(crate) fn start() {
 /// What was recorded since `start`; recording stops.
 pub(crate) fn take() -> Option<Traces> {
     ON.with(|o| o.borrow_mut().take())
+}
+
+/// A wakeup sequence asked for a step the world keeps back where it was to run.
+pub(super) fn held() {
+    ON.with(|o| {
+        if let Some(t) = o.borrow_mut().as_mut() {
+            t.held += 1;
+        }
+    });
 }
 
 pub(super) fn trace(levels: &[Level], stopped: bool) {
