@@ -511,16 +511,6 @@ pub(crate) enum Mode {
     /// waited for, the receive is never reversed with the send of its value, before
     /// which it is kept back at the empty buffer (`State::held_at_chan`).
     Buffered { recv: bool, slot: usize },
-    /// A plain receive that waits at an unbuffered channel (`recv`), and the send that
-    /// meets it there (the receive first in line): as a buffered send and receive, an
-    /// `Add` of the channel and a write of its receive or send cursor (receives that
-    /// wait are ordered among themselves, as are the sends that meet them), and
-    /// `slot`, the receive's place in line: the receive releases it, the send that
-    /// meets it acquires it. As a lock after the unlock it waited for, that send is
-    /// never reversed with that receive: before it, the send is kept back
-    /// (`State::held_at_chan`), or would wait and be met by it, the same hand-off.
-    /// A receive waiting behind it, and sends meeting others, commute with it.
-    Meet { recv: bool, slot: usize },
     /// Touches nothing shared: a goroutine whose blocked operation another completed
     /// (a hand-off) only takes its result (see `State::hand_off`; a released `Wait`
     /// is `Released`); one that ends a wait that is no operation (main waiting for the
@@ -531,21 +521,7 @@ pub(crate) enum Mode {
 /// What the world says of its goroutines' next steps, each given to the callback with
 /// its thread: whether it can go on without a wait that is no event, and how it uses
 /// its objects (a goroutine not given: nothing known). See `World::marked`.
-pub(crate) type Steps = Box<dyn Fn(&mut dyn FnMut(ThreadKey, Gate, Mode))>;
-
-/// Whether a goroutine's next step can go on now, without a wait that is no event
-/// (`State::gate`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Gate {
-    Open,
-    /// Kept back until a step on what its own step uses lets it go (a lock at a held
-    /// mutex, a receive at an empty buffer).
-    Held,
-    /// Kept back, and also let go by a goroutine arriving at a select that may
-    /// receive from its channel (a send at an unbuffered channel): a step that need not
-    /// touch the channel.
-    Watched,
-}
+pub(crate) type Steps = Box<dyn Fn(&mut dyn FnMut(ThreadKey, bool, Mode))>;
 
 /// Installs the running execution's `Steps`. Only `dpor` asks.
 pub(crate) fn show_steps(kind: Kind, f: Steps) {

@@ -451,14 +451,7 @@ fn run(w: &World, cases: &[Case<'_>], default: bool) -> Fired {
             };
             w.marked(&objs, p, step)
         }
-        _ => {
-            let watch: Vec<Oid> = cases
-                .iter()
-                .filter(|c| c.dir() == Dir::Recv)
-                .map(|c| c.o.id)
-                .collect();
-            w.selecting(&objs, &watch, step)
-        }
+        _ => w.op(&objs, step),
     };
     Fired {
         index,

@@ -373,9 +373,7 @@ fn leaked(st: &State) -> Option<Vec<Gid>> {
             Status::Running | Status::Turn => match (lock_wait(st, g), st.gors[g].pending) {
                 (Some(Wait::Lock(o) | Wait::WLock(o)), _) => waiting.push((g, vec![o])),
                 // Kept back at a channel (`State::held_at_chan`): it waits there.
-                (_, Some(Pending::Send(o) | Pending::Recv(o))) if st.held_at_chan(g, o) => {
-                    waiting.push((g, vec![o]))
-                }
+                (_, Some(Pending::Recv(o))) if st.held_at_chan(g, o) => waiting.push((g, vec![o])),
                 _ => roots.push(g),
             },
         }

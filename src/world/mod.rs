@@ -300,19 +300,7 @@ impl World {
         attempt: impl FnMut(&mut State, Gid) -> Attempt<R>,
     ) -> R {
         let me = self.me();
-        self.step(me, true, None, &[], objs, attempt)
-    }
-
-    /// `op` for a select with a default or with more than one case: `watch`, the
-    /// channels it may receive from, where it sees whether a sender waits.
-    pub(crate) fn selecting<R>(
-        &self,
-        objs: &[&Obj],
-        watch: &[Oid],
-        attempt: impl FnMut(&mut State, Gid) -> Attempt<R>,
-    ) -> R {
-        let me = self.me();
-        self.step(me, true, None, watch, objs, attempt)
+        self.step(me, true, None, objs, attempt)
     }
 
     /// `op`, saying what it is (`Pending`) while it is under way, so that an engine
@@ -325,18 +313,16 @@ impl World {
         attempt: impl FnMut(&mut State, Gid) -> Attempt<R>,
     ) -> R {
         let me = self.me();
-        self.step(me, true, Some(pending), &[], objs, attempt)
+        self.step(me, true, Some(pending), objs, attempt)
     }
 
     /// `op`; `moves`: taking it is a move (see `State::moves`), as every operation
-    /// but a poll's own wait is; `pending`: what it is while under way (`marked`);
-    /// `watch`: the channels a select may receive from (`selecting`).
+    /// but a poll's own wait is; `pending`: what it is while under way (`marked`).
     fn step<R>(
         &self,
         me: Gid,
         mut moves: bool,
         pending: Option<Pending>,
-        watch: &[Oid],
         objs: &[&Obj],
         mut attempt: impl FnMut(&mut State, Gid) -> Attempt<R>,
     ) -> R {
@@ -353,11 +339,6 @@ impl World {
                 let bound = st.gors[me].steps >= st.max_steps;
                 // Said before the scheduling point, where an engine asks.
                 st.gors[me].pending = if bound { None } else { pending };
-                let w = &mut st.gors[me].watch;
-                w.clear();
-                if !bound {
-                    w.extend_from_slice(watch);
-                }
                 (st.gors[me].handed(), bound)
             });
             let switched = woken && !engine::retry_touches(self.kind);
@@ -419,7 +400,6 @@ impl World {
             match tried {
                 Attempt::Done(r, text) => {
                     st.gors[me].pending = None;
-                    st.gors[me].watch.clear();
                     let seen = std::mem::take(&mut st.observed);
                     // Every completed operation moves the goroutine on, even one that
                     // returns nothing: its history counts it.
@@ -543,7 +523,7 @@ impl World {
         engine::observed_all(self.kind);
         let site = name();
         let mut waited = false;
-        self.step(me, false, None, &[], &[], |st, _| {
+        self.step(me, false, None, &[], |st, _| {
             // A goroutine that moved between the decision and this step (loom can
             // switch at a census's `fate`) would find no poll to wake: it ends the wait.
             let moved = st.moves - st.gors[me].moves != others;
@@ -874,7 +854,7 @@ impl World {
                 let Ok(st) = w.st.try_lock() else { return };
                 for (g, gor) in st.gors.iter().enumerate() {
                     if let Some(key) = gor.key {
-                        each(key, st.gate(g), st.mode(g));
+                        each(key, st.open(g), st.mode(g));
                     }
                 }
             }),

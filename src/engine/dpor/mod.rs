@@ -117,8 +117,6 @@ struct G {
     /// What the world says of its next step at the scheduling point being decided
     /// (`look_all`).
     open: bool,
-    /// Kept back until a step on what its own step uses lets it go (`Gate::Held`).
-    steady: bool,
     mode: super::Mode,
 }
 
@@ -160,7 +158,6 @@ impl Rt {
             waiting: false,
             joiner: None,
             open: true,
-            steady: true,
             mode: super::Mode::Write,
         });
         self.gs.len() - 1
@@ -196,10 +193,7 @@ impl G {
     fn step_into(&self, mode: super::Mode, a: &mut Accesses) {
         let how = match mode {
             super::Mode::Write | super::Mode::Local => Access::Write,
-            super::Mode::Add
-            | super::Mode::Registers
-            | super::Mode::Buffered { .. }
-            | super::Mode::Meet { .. } => Access::Add,
+            super::Mode::Add | super::Mode::Registers | super::Mode::Buffered { .. } => Access::Add,
             super::Mode::Read => Access::Read,
             super::Mode::Acquire | super::Mode::Released => Access::Acquire,
             super::Mode::Release => Access::Release,
@@ -225,17 +219,6 @@ impl G {
                     Access::Release
                 };
                 a.push((slot_obj(o, slot), how));
-            }
-            if let super::Mode::Meet { recv, slot } = mode
-                && k == Access::Write
-            {
-                a.push((cursor(o, recv), Access::Write));
-                let how = if recv {
-                    Access::Release
-                } else {
-                    Access::Acquire
-                };
-                a.push((meet_obj(o, slot), how));
             }
         }
         if a.len() > 1 {
@@ -301,17 +284,15 @@ fn wake_obj(g: &G) -> Obj {
 fn look_all(rt: &mut Rt) {
     for g in &mut rt.gs {
         g.open = true;
-        g.steady = true;
         g.mode = super::Mode::Write;
     }
     STEPS.with(|f| {
         if let Some(f) = f.borrow().as_ref() {
-            f(&mut |key, gate, mode| {
+            f(&mut |key, open, mode| {
                 if let super::ThreadKey::Dpor(i) = key
                     && let Some(g) = rt.gs.get_mut(i)
                 {
-                    g.open = gate == super::Gate::Open;
-                    g.steady = gate != super::Gate::Watched;
+                    g.open = open;
                     g.mode = mode;
                 }
             });
@@ -356,12 +337,6 @@ fn cursor(o: Obj, recv: bool) -> Obj {
 /// Slot `i` of buffered channel `o`, an object of its own (`Mode::Buffered`).
 fn slot_obj(o: Obj, i: usize) -> Obj {
     mix(mix(o ^ 0x0000_736c_6f74) ^ i as u64) >> 1
-}
-
-/// A receive's place in line at unbuffered channel `o`, an object of its own
-/// (`Mode::Meet`).
-fn meet_obj(o: Obj, slot: usize) -> Obj {
-    mix(mix(o ^ 0x0000_6d65_6574) ^ slot as u64) >> 1
 }
 
 /// splitmix64's finaliser.
@@ -506,7 +481,6 @@ impl Dpor {
             };
             let mut next = Next::new(g.tid, Accesses::new());
             next.parked = !run;
-            next.steady = g.steady;
             list.push(next);
             let a = &mut list.last_mut().expect("pushed").accesses;
             g.step_into(mode, a);

@@ -354,9 +354,6 @@ pub(crate) struct Gor {
     /// What its operation under way is, where an engine that reduces may use it
     /// (`World::marked`).
     pub pending: Option<Pending>,
-    /// The channels its select under way (one with a default, or more than one case)
-    /// may receive from: it sees whether a sender waits there (`State::held_at_chan`).
-    pub watch: Vec<Oid>,
     /// Its completed operations so far, against the step bound (`State::completed`).
     pub steps: usize,
 }
@@ -426,7 +423,6 @@ impl Gor {
             moves: 0,
             poll: None,
             pending: None,
-            watch: Vec::new(),
             steps: 0,
         }
     }

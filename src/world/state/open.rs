@@ -35,31 +35,20 @@ impl State {
                 _ => true,
             },
             Some(Pending::Wait(o)) => self.counter(o) <= 0,
-            Some(Pending::Send(o) | Pending::Recv(o)) => !self.held_at_chan(g, o),
+            Some(Pending::Recv(o)) => !self.held_at_chan(g, o),
             _ => true,
         }
     }
 
-    /// `open`, saying what can let a goroutine kept back go (`engine::Gate`).
-    pub(crate) fn gate(&self, g: Gid) -> crate::engine::Gate {
-        use crate::engine::Gate;
-        match self.gors[g].pending {
-            _ if self.open(g) => Gate::Open,
-            Some(Pending::Send(_)) => Gate::Watched,
-            _ => Gate::Held,
-        }
-    }
-
-    /// Whether goroutine `g`'s plain send on channel `o` would wait where its waiting is
-    /// no event, so it is kept back until a receiver waits there: an unbuffered
-    /// channel, open, with no receiver waiting, and no goroutine at a select (with a
-    /// default, or more cases) that may receive from it. Waiting there, the sender is
-    /// seen by nobody until another goroutine operates on the channel: a receive then
-    /// takes its value, where kept back it finds the receive waiting and hands it the
-    /// same value; a close makes it panic, as it makes the send that comes after it
-    /// panic. Only a select sees a waiting sender without waiting itself (the case is
-    /// ready, where without it the select takes another case or its default): while
-    /// one is under way the sender goes (docs/dpor.md, "Reductions").
+    /// Whether goroutine `g`'s plain receive from channel `o` would wait where its
+    /// waiting is no event, so it is kept back until a value is there: a buffered
+    /// channel, open, empty, with no sender waiting. Waiting there, the receiver is
+    /// seen by nobody: a send finds room in the buffer whether it waits or not, and
+    /// the receiver gets the value the send puts in, as it gets it handed; a try-send
+    /// and a select's send case find the same room, a try-receive the same buffer, and
+    /// `len` the buffer the send fills either way (Go's receiver may come late); a
+    /// close gives the waiting receive the zero value, as it gives a later one
+    /// (docs/dpor.md, "Reductions").
     pub(crate) fn held_at_chan(&self, g: Gid, o: Oid) -> bool {
         let ObjKind::Chan(c) = &self.objs[o].kind else {
             return false;
@@ -68,14 +57,6 @@ impl State {
             return false;
         }
         match self.gors[g].pending {
-            Some(Pending::Send(p)) if p == o => {
-                c.cap == 0
-                    && c.recvq.is_empty()
-                    && !self
-                        .gors
-                        .iter()
-                        .any(|x| x.status != Status::Done && !x.handed() && x.watch.contains(&o))
-            }
             Some(Pending::Recv(p)) if p == o => c.cap > 0 && c.buf.is_empty() && c.sendq.is_empty(),
             _ => false,
         }
@@ -159,15 +140,6 @@ impl State {
                         slot: c.send_slot(),
                     }
                 }
-                // A send that meets a plain receive waiting at an unbuffered channel
-                // (the first in line): see `Mode::Meet`.
-                ObjKind::Chan(c) if c.cap == 0 && !c.nil && !c.closed => match c.recvq.front() {
-                    Some(&(r, _)) if self.gors[r].pending == Some(Pending::Recv(o)) => Mode::Meet {
-                        recv: false,
-                        slot: meet_slot(r, self.gors[r].steps),
-                    },
-                    _ => Mode::Write,
-                },
                 _ => Mode::Write,
             },
             Some(Pending::Recv(o)) => match &self.objs[o].kind {
@@ -179,23 +151,9 @@ impl State {
                         slot: c.recvx,
                     }
                 }
-                // A plain receive that waits at an unbuffered channel: see `Mode::Meet`.
-                ObjKind::Chan(c) if c.cap == 0 && !c.nil && !c.closed && c.sendq.is_empty() => {
-                    Mode::Meet {
-                        recv: true,
-                        slot: meet_slot(g, self.gors[g].steps),
-                    }
-                }
                 _ => Mode::Write,
             },
             _ => Mode::Write,
         }
     }
-}
-
-/// The place in line a plain receive takes where it waits at an unbuffered channel
-/// (`Mode::Meet`): its goroutine's, at its count of completed operations, which
-/// waiting does not change.
-fn meet_slot(g: Gid, steps: usize) -> usize {
-    g << 32 | steps
 }

@@ -62,9 +62,6 @@ pub struct Next {
     /// A blocked thread's step is a retry: its last step blocked it, and nothing has
     /// woken it since (else it is held back from a step it has not tried).
     pub parked: bool,
-    /// A step kept back (not parked) is let go only by a step on what it uses: the
-    /// world's `Gate::Held`, not `Gate::Watched`.
-    pub steady: bool,
 }
 
 impl Next {
@@ -73,7 +70,6 @@ impl Next {
             tid,
             accesses,
             parked: false,
-            steady: true,
         }
     }
 }

@@ -178,27 +178,12 @@ impl Explorer {
             // `State::open`), and no step the reversal runs before it touches what it
             // uses: it would be kept back where the reversal puts it, so no execution
             // takes it there. Its goroutine would wait invisibly, as it does in this
-            // execution until it goes. One a select arriving lets go (not `steady`)
-            // also needs no step before it to bring a goroutine to a step that touches
-            // what it uses.
+            // execution until it goes.
             let kept_back = |i: usize| {
-                let Some(held) = stack[i].blocked.iter().find(|x| x.tid == q && !x.parked) else {
-                    return false;
-                };
-                let brings = |l: usize| {
-                    let t = evs[l].tid;
-                    stack[l + 1]
-                        .enabled
-                        .iter()
-                        .chain(&stack[l + 1].blocked)
-                        .any(|x| x.tid == t && conflict(&x.accesses, &tgt.accesses))
-                };
                 last.is_none_or(|l| l < i)
-                    && !(i + 1..j).any(|l| {
-                        !has(&pred[l], i)
-                            && (conflict(&evs[l].accesses, &tgt.accesses)
-                                || (!held.steady && brings(l)))
-                    })
+                    && stack[i].blocked.iter().any(|x| x.tid == q && !x.parked)
+                    && !(i + 1..j)
+                        .any(|l| !has(&pred[l], i) && conflict(&evs[l].accesses, &tgt.accesses))
             };
             // The dependent events that happen before no other dependent one (`front`,
             // in order), and `u`, what happens before any dependent one: latest first,
@@ -310,9 +295,8 @@ impl Explorer {
                     .collect();
                 if !released.is_empty() {
                     // Or with a step that the target conflicts with through another
-                    // object: a send that met a waiting receive (`Mode::Meet`) races
-                    // with what used its channel before the receive waited (a select
-                    // that found no sender there would have found this one).
+                    // object: a buffered receive races with what used its channel
+                    // before the send of its value (`Mode::Buffered`).
                     let rest: Vec<(Obj, Access)> = tgt
                         .accesses
                         .iter()
