@@ -174,17 +174,6 @@ impl Explorer {
             // its row.
             let last = index.last(q, j);
             let is_dep = |i: usize| (evs[i].tid != q || Some(i) == last) && dep_t(i);
-            // The target's step was under way at i, kept back there (the world held it:
-            // `State::open`), and no step the reversal runs before it touches what it
-            // uses: it would be kept back where the reversal puts it, so no execution
-            // takes it there. Its goroutine would wait invisibly, as it does in this
-            // execution until it goes.
-            let kept_back = |i: usize| {
-                last.is_none_or(|l| l < i)
-                    && stack[i].blocked.iter().any(|x| x.tid == q && !x.parked)
-                    && !(i + 1..j)
-                        .any(|l| !has(&pred[l], i) && conflict(&evs[l].accesses, &tgt.accesses))
-            };
             // The dependent events that happen before no other dependent one (`front`,
             // in order), and `u`, what happens before any dependent one: latest first,
             // an event in `u` already needs no test, its row being in `u` too.
@@ -208,14 +197,10 @@ impl Explorer {
             // Walk back from i to the latest earlier event d dependent with the target
             // (restricted to `filter`) and race the target with d, if the target can be
             // moved before d (d happens-before no other predecessor of it).
-            // A dependent event where the target would be kept back (`kept_back`) is
-            // walked past as well: the race is with the latest one before it where the
-            // target could go, which the events walked past happen after.
             let walk_back =
                 |i: usize,
                  filter: &dyn Fn(&Event) -> bool,
                  out: &mut Vec<(usize, Vec<Event>, Vec<Event>)>| {
-                    let mut past = vec![i];
                     // The candidates hold every dependent event, and the clock's
                     // advances (which touch everything).
                     for d in ones_rev_below(&cand, i) {
@@ -225,14 +210,8 @@ impl Explorer {
                         if !dep_t(d) || !filter(evs[d]) {
                             continue;
                         }
-                        if evs[d].tid != q && kept_back(d) {
-                            past.push(d);
-                            continue;
-                        }
                         if evs[d].tid != q
-                            && !deps()
-                                .iter()
-                                .any(|&k| k != d && !past.contains(&k) && has(&pred[k], d))
+                            && !deps().iter().any(|&k| k != d && k != i && has(&pred[k], d))
                         {
                             out.push((d, notdep(d), later(d)));
                         }
@@ -320,8 +299,6 @@ impl Explorer {
                         // i unblocked q (generic blocking): race with what q waited on.
                         walk_back(i, &|_| true, &mut inserts);
                     }
-                    // Kept back there: the race is with an earlier step.
-                    _ if kept_back(i) => walk_back(i, &|_| true, &mut inserts),
                     _ => {
                         let mut v = notdep(i);
                         if stopped && i + 1 == n && !real {
