@@ -681,10 +681,10 @@ pub struct Traces {
     /// steps of the others ran before the violation is no behaviour (nothing follows
     /// it), so `dpor` runs fewer of these than a search that expands every level.
     pub stopped: BTreeSet<u128>,
-    /// Reversals that asked for a step the world keeps back where they put it (a
-    /// send at an unbuffered channel with no receiver waiting there, a receive at an
-    /// empty buffer: `docs/dpor.md`), which the race analysis could not tell from
-    /// the steps' footprints: each cost an execution that runs no new trace.
+    /// Reversals that asked for a step the world keeps back where they put it (a lock
+    /// at a held mutex, a receive at an empty buffer: `docs/dpor.md`), which the race
+    /// analysis could not tell from the steps' footprints: each cost an execution
+    /// that runs no new trace.
     pub held: u64,
 }
 

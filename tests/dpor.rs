@@ -935,7 +935,7 @@ fn fan_in(n: usize, cap: usize) -> ModelFn {
 /// for any number of workers, where it was 2^n (a receive that waited and one that
 /// came late were two orders). Over unbuffered channels it is still 2^n.
 #[test]
-fn a_fan_in_is_one_execution() {
+fn a_capacity_one_fan_in_is_one_execution() {
     for cap in [0, 1] {
         for n in 1..=3 {
             same_as_dfs(fan_in(n, cap));

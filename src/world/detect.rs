@@ -370,10 +370,12 @@ fn leaked(st: &State) -> Option<Vec<Gid>> {
                 Some(objs) => waiting.push((g, objs)),
                 None => roots.push(g),
             },
-            Status::Running | Status::Turn => match (lock_wait(st, g), st.gors[g].pending) {
-                (Some(Wait::Lock(o) | Wait::WLock(o)), _) => waiting.push((g, vec![o])),
-                // Kept back at a channel (`State::held_at_chan`): it waits there.
-                (_, Some(Pending::Recv(o))) if st.held_at_chan(g, o) => waiting.push((g, vec![o])),
+            // Kept back at a mutex, or at a channel (`State::held_at_chan`): it waits
+            // there.
+            Status::Running | Status::Turn => match (lock_wait(st, g), st.held_at_chan(g)) {
+                (Some(Wait::Lock(o) | Wait::WLock(o)), _) | (_, Some(o)) => {
+                    waiting.push((g, vec![o]))
+                }
                 _ => roots.push(g),
             },
         }

@@ -21,7 +21,7 @@ impl State {
     }
 
     /// Whether goroutine `g`'s next step can go on without a wait that is no event
-    /// (`Pending::Lock`, `Pending::Wait`).
+    /// (`Pending::Lock`, `Pending::Wait`, `Pending::Recv`).
     pub(crate) fn open(&self, g: Gid) -> bool {
         match self.gors[g].pending {
             Some(Pending::Lock(o)) => match &self.objs[o].kind {
@@ -35,13 +35,13 @@ impl State {
                 _ => true,
             },
             Some(Pending::Wait(o)) => self.counter(o) <= 0,
-            Some(Pending::Recv(o)) => !self.held_at_chan(g, o),
+            Some(Pending::Recv(_)) => self.held_at_chan(g).is_none(),
             _ => true,
         }
     }
 
-    /// Whether goroutine `g`'s plain receive from channel `o` would wait where its
-    /// waiting is no event, so it is kept back until a value is there: a buffered
+    /// The channel goroutine `g`'s plain receive would wait at where its waiting is no
+    /// event, so it is kept back there until a value is in: a buffered
     /// channel, open, empty, with no sender waiting. Waiting there, the receiver is
     /// seen by nobody: a send finds room in the buffer whether it waits or not, and
     /// the receiver gets the value the send puts in, as it gets it handed; a try-send
@@ -49,17 +49,20 @@ impl State {
     /// `len` the buffer the send fills either way (Go's receiver may come late); a
     /// close gives the waiting receive the zero value, as it gives a later one
     /// (docs/dpor.md, "Reductions").
-    pub(crate) fn held_at_chan(&self, g: Gid, o: Oid) -> bool {
-        let ObjKind::Chan(c) = &self.objs[o].kind else {
-            return false;
+    pub(crate) fn held_at_chan(&self, g: Gid) -> Option<Oid> {
+        let Some(Pending::Recv(o)) = self.gors[g].pending else {
+            return None;
         };
-        if self.gors[g].handed() || c.nil || c.closed {
-            return false;
-        }
-        match self.gors[g].pending {
-            Some(Pending::Recv(p)) if p == o => c.cap > 0 && c.buf.is_empty() && c.sendq.is_empty(),
-            _ => false,
-        }
+        let ObjKind::Chan(c) = &self.objs[o].kind else {
+            return None;
+        };
+        let held = !self.gors[g].handed()
+            && !c.nil
+            && !c.closed
+            && c.cap > 0
+            && c.buf.is_empty()
+            && c.sendq.is_empty();
+        held.then_some(o)
     }
 
     /// How goroutine `g`'s next step uses its objects (see `Pending`).
