@@ -511,6 +511,16 @@ pub(crate) enum Mode {
     /// waited for, the receive is never reversed with the send of its value, before
     /// which it is kept back at the empty buffer (`State::held_at_chan`).
     Buffered { recv: bool, slot: usize },
+    /// Half of a hand-off at an unbuffered channel between plain operations: a write of
+    /// the channel and of the place `place` the first half leaves there, which that half
+    /// releases (`take: false`: a send or receive that waits, nobody of the other side
+    /// waiting) and the second acquires (`take: true`: the receive or send that finds
+    /// it waiting, first in line). As a lock after the unlock it waited for, the second
+    /// half is never reversed with the first: reversed, the two would meet the other
+    /// way round, the second waiting and the first finding it, one behaviour; what the
+    /// second half races with instead is what used the channel before the first
+    /// (`race.rs`, "Release -> Acquire").
+    Hand { take: bool, place: usize },
     /// Touches nothing shared: a goroutine whose blocked operation another completed
     /// (a hand-off) only takes its result (see `State::hand_off`; a released `Wait`
     /// is `Released`); one that ends a wait that is no operation (main waiting for the

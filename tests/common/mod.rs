@@ -41,10 +41,11 @@ pub fn text(o: &Output) -> String {
 /// a send or receive (`send on c (buffer 1/2)`). dpor keeps a lock attempt back
 /// until the mutex is free (`Pending::Lock`) and lets Dones commute
 /// (`Pending::Done`) and buffered sends and receives commute (`Mode::Buffered`), so it
-/// never takes some of those steps in some orders. Likewise a plain receive that
-/// waited and was completed reads as the receive, and a send handed to a waiting
-/// receive as the send: dpor keeps a receive at an empty buffer back until a value is
-/// there (`held_at_chan`); the value the receiver gets is noted apart.
+/// never takes some of those steps in some orders. Likewise a plain send or receive
+/// reads as the operation alone, whichever side waited: dpor never reverses the two
+/// halves of a hand-off at an unbuffered channel (`Mode::Hand`), and keeps a receive
+/// at an empty buffer back until a value is there (`held_at_chan`); the value the
+/// receiver gets is noted apart.
 #[allow(dead_code)] // not every test crate compares outcomes
 pub fn unwaited(outcomes: &BTreeSet<String>) -> BTreeSet<String> {
     outcomes
@@ -101,8 +102,9 @@ fn chan_op(s: &str) -> bool {
     s.starts_with("send on ") || s.starts_with("receive from ")
 }
 
-/// A plain send or receive that waited and was completed: the operation alone (or
-/// that it found the channel closed).
+/// A plain send or receive that waited and was completed, that found its partner
+/// waiting, or that a waiting partner met: the operation alone (or that it found the
+/// channel closed).
 fn plain_chan_op(s: &str) -> String {
     if !chan_op(s) {
         return s.to_string();
@@ -113,6 +115,9 @@ fn plain_chan_op(s: &str) -> String {
     match how {
         "case 1 completed by another goroutine" => op.to_string(),
         "case 1 channel closed by another goroutine" => format!("{op}: closed"),
+        _ if (how.starts_with("handed to ") || how.starts_with("from ")) && !how.contains(':') => {
+            op.to_string()
+        }
         _ => s.to_string(),
     }
 }

@@ -192,7 +192,7 @@ impl G {
     /// Its step's declaration, its objects used as `mode` says, into `a` (empty).
     fn step_into(&self, mode: super::Mode, a: &mut Accesses) {
         let how = match mode {
-            super::Mode::Write | super::Mode::Local => Access::Write,
+            super::Mode::Write | super::Mode::Local | super::Mode::Hand { .. } => Access::Write,
             super::Mode::Add | super::Mode::Registers | super::Mode::Buffered { .. } => Access::Add,
             super::Mode::Read => Access::Read,
             super::Mode::Acquire | super::Mode::Released => Access::Acquire,
@@ -219,6 +219,19 @@ impl G {
                     Access::Release
                 };
                 a.push((slot_obj(o, slot), how));
+            }
+            // Not where traces are recorded: the rule leaves out traces that are one
+            // behaviour with those it runs, which only outcomes tell (`explore::traces`).
+            if let super::Mode::Hand { take, place } = mode
+                && k == Access::Write
+                && !explorer::record::on()
+            {
+                let how = if take {
+                    Access::Acquire
+                } else {
+                    Access::Release
+                };
+                a.push((place_obj(o, place), how));
             }
         }
         if a.len() > 1 {
@@ -337,6 +350,12 @@ fn cursor(o: Obj, recv: bool) -> Obj {
 /// Slot `i` of buffered channel `o`, an object of its own (`Mode::Buffered`).
 fn slot_obj(o: Obj, i: usize) -> Obj {
     mix(mix(o ^ 0x0000_736c_6f74) ^ i as u64) >> 1
+}
+
+/// The place a plain operation that waits at unbuffered channel `o` leaves there, an
+/// object of its own (`Mode::Hand`).
+fn place_obj(o: Obj, place: usize) -> Obj {
+    mix(mix(o ^ 0x0070_6c61_6365) ^ place as u64) >> 1
 }
 
 /// splitmix64's finaliser.

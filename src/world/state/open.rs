@@ -143,6 +143,7 @@ impl State {
                         slot: c.send_slot(),
                     }
                 }
+                ObjKind::Chan(c) if c.cap == 0 && !c.nil && !c.closed => self.hand(g, o, &c.recvq),
                 _ => Mode::Write,
             },
             Some(Pending::Recv(o)) => match &self.objs[o].kind {
@@ -154,9 +155,44 @@ impl State {
                         slot: c.recvx,
                     }
                 }
+                ObjKind::Chan(c) if c.cap == 0 && !c.nil && !c.closed => self.hand(g, o, &c.sendq),
                 _ => Mode::Write,
             },
             _ => Mode::Write,
         }
     }
+}
+
+impl State {
+    /// A plain send or receive at open unbuffered channel `o`, `other` the queue of the
+    /// other side (`Mode::Hand`): nobody waiting there, it waits, leaving its place;
+    /// a plain operation first in line, it takes that one's place; a select first in
+    /// line, a write only.
+    fn hand(
+        &self,
+        me: Gid,
+        o: Oid,
+        other: &std::collections::VecDeque<(Gid, usize)>,
+    ) -> crate::engine::Mode {
+        use crate::engine::Mode;
+        match other.front() {
+            None => Mode::Hand {
+                take: false,
+                place: place(me, self.gors[me].steps),
+            },
+            Some(&(g, _)) if matches!(self.gors[g].pending, Some(Pending::Send(p) | Pending::Recv(p)) if p == o) => {
+                Mode::Hand {
+                    take: true,
+                    place: place(g, self.gors[g].steps),
+                }
+            }
+            Some(_) => Mode::Write,
+        }
+    }
+}
+
+/// The place goroutine `g` leaves where it waits at an unbuffered channel
+/// (`Mode::Hand`): its own, at its count of steps, which waiting does not change.
+fn place(g: Gid, steps: usize) -> usize {
+    g << 32 | steps
 }

@@ -35,6 +35,11 @@ pub(crate) fn take() -> Option<Traces> {
     ON.with(|o| o.borrow_mut().take())
 }
 
+/// Whether this thread records: the hand-off rule is off then (`Mode::Hand`).
+pub(crate) fn on() -> bool {
+    ON.with(|o| o.borrow().is_some())
+}
+
 /// A wakeup sequence asked for a step the world keeps back where it was to run.
 pub(super) fn held() {
     ON.with(|o| {
