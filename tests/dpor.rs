@@ -1533,3 +1533,37 @@ fn tries_beside_a_receive_kept_back_lose_no_trace() {
     let (d, all) = traces_agree(&bounds(), model);
     assert_eq!((d.explored.executions, all.traces.len()), (207, 155));
 }
+
+/// A receive, a try-receive and two sends at one unbuffered channel: an execution
+/// ends clean only where the try got a value, which it gets only where a send waited
+/// before the receive came, an order no race between the two halves of a hand-off
+/// asks for (`Mode::Hand` never reverses them). The send that finds the receive
+/// waiting races instead with what used the channel before the receive waited (the
+/// try), and reversed there it waits and the try takes its value: every outcome and
+/// violation DFS reaches.
+#[test]
+fn a_hand_off_races_with_what_used_its_channel_before() {
+    let model: ModelFn = Arc::new(|go: &Go| {
+        let c = go.chan::<u8>("c", 0);
+        let (c1, c2, c3) = (c.clone(), c.clone(), c.clone());
+        go.go("g1", move |go| {
+            let got = matches!(c1.try_recv(), stalemate::go::TryRecv::Value(_));
+            go.note(format!("try got {got}"));
+        });
+        go.go("g2", move |_| c2.send(7));
+        go.go("g3", move |_| c3.send(8));
+        c.recv();
+    });
+    let (dfs, dpor) = same_as_dfs(model);
+    assert!(
+        !dpor.outcomes.is_empty() && dpor.outcomes.iter().all(|o| o.contains("try got true")),
+        "{:?}",
+        dpor.outcomes
+    );
+    assert!(dpor.violations.contains("leak"), "{:?}", dpor.violations);
+    assert!(dpor.explored.executions < dfs.explored.executions);
+    eprintln!(
+        "dpor {} executions, DFS {}",
+        dpor.explored.executions, dfs.explored.executions
+    );
+}
