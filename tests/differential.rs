@@ -17,7 +17,7 @@
 //! general programs check against DFS). With dpor's wakeup-tree leaf fix taken out,
 //! this shape finds the hole the general programs never did. One in seven is a crowd:
 //! five or six goroutines, main included, of one or two short steps each, compared
-//! with loom's census too; and one in seven a fan: four to seven goroutines sending,
+//! with loom's census too; and one in seven a fan: four to eight goroutines sending,
 //! receiving and selecting over two channels of capacity 0 or 1 (`fan_program`),
 //! compared with loom's census.
 //!
@@ -134,7 +134,7 @@ enum Shape {
     /// A general program one of whose goroutines ends in a loop that never ends: every
     /// execution is cut at a goroutine's step bound (`Op::Endless`).
     Endless,
-    /// Fan-ins and selects over channels of capacity 0 and 1, four to seven goroutines.
+    /// Fan-ins and selects over channels of capacity 0 and 1, four to eight goroutines.
     Fan,
 }
 
@@ -354,8 +354,8 @@ fn crowd_program() -> impl Strategy<Value = Program> {
         .prop_filter("at most 9 statements", |p| p.size() <= 9)
 }
 
-/// Fan-ins and selects over channels of capacity 0 and 1 (each drawn): four to seven
-/// goroutines, main included. Workers send on one of the two channels or try to,
+/// Fan-ins and selects over channels of capacity 0 and 1 (each drawn): four to eight
+/// goroutines, main included (loom's most). Workers send on one of the two channels or try to,
 /// receive or try to, or take a select of a send on one and a receive on the other;
 /// main receives, serves both channels in a select loop, closes one or waits: every
 /// kind of partner and observer a waiting send or receive meets (issue 53). Beyond
@@ -380,7 +380,7 @@ fn fan_program() -> impl Strategy<Value = Program> {
         (0usize..2, 0usize..2),
         0i64..3,
         prop::collection::vec(main_op, 1..=3),
-        prop::collection::vec(prop::collection::vec(worker, 1..=2), 3..=6),
+        prop::collection::vec(prop::collection::vec(worker, 1..=2), 3..=7),
     )
         .prop_map(|((a, b), wg, main, goroutines)| {
             Program::untimed(Shape::Fan, [a, b], None, wg, main, goroutines)
