@@ -520,7 +520,7 @@ pub(crate) enum Mode {
     /// way round, the second waiting and the first finding it, one behaviour; what the
     /// second half races with instead is what used the channel before the first
     /// (`race.rs`, "Release -> Acquire").
-    Hand { take: bool, place: usize },
+    Hand { take: bool, place: u64 },
     /// Touches nothing shared: a goroutine whose blocked operation another completed
     /// (a hand-off) only takes its result (see `State::hand_off`; a released `Wait`
     /// is `Released`); one that ends a wait that is no operation (main waiting for the

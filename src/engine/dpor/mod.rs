@@ -354,8 +354,8 @@ fn slot_obj(o: Obj, i: usize) -> Obj {
 
 /// The place a plain operation that waits at unbuffered channel `o` leaves there, an
 /// object of its own (`Mode::Hand`).
-fn place_obj(o: Obj, place: usize) -> Obj {
-    mix(mix(o ^ 0x0070_6c61_6365) ^ place as u64) >> 1
+fn place_obj(o: Obj, place: u64) -> Obj {
+    mix(mix(o ^ 0x0070_6c61_6365) ^ place) >> 1
 }
 
 /// splitmix64's finaliser.

@@ -193,6 +193,6 @@ impl State {
 
 /// The place goroutine `g` leaves where it waits at an unbuffered channel
 /// (`Mode::Hand`): its own, at its count of steps, which waiting does not change.
-fn place(g: Gid, steps: usize) -> usize {
-    g << 32 | steps
+fn place(g: Gid, steps: usize) -> u64 {
+    (g as u64) << 32 | steps as u64
 }
