@@ -1608,3 +1608,53 @@ fn a_receive_kept_back_beside_a_three_way_hand_off_reaches_every_trace() {
     let (_, on) = same_as_loom_in(&b.max_executions(2_000_000), model);
     assert_eq!(on.explored.executions, 10);
 }
+
+/// The fan campaign of seed 20261201 at its 4,345th program: main receives from a
+/// buffer of one and from an unbuffered channel, then closes the buffer; a goroutine
+/// tries to receive from the unbuffered channel, then receives from the buffer; two
+/// send on the unbuffered channel, one into the buffer. With both receives kept back at
+/// the empty buffer (`State::held_at_chan`), dpor reaches every outcome and violation
+/// loom reaches, here.
+#[test]
+fn a_try_beside_two_receives_kept_back_reaches_every_outcome() {
+    let b = Bounds::default()
+        .time(stalemate::TimeMode::Virtual)
+        .max_executions(2_000_000);
+    same_as_loom_in(&b, try_beside_two_kept_back());
+}
+
+/// The same program's traces: dpor misses 3 of the 30 the expanded search runs to
+/// their end (with the hand-off rule off, as the trace check records them; with no
+/// receive kept back there are 126 traces and none is missed). Not explained yet
+/// (docs/dpor.md, "Not done yet"): run with `--ignored`.
+#[test]
+#[ignore = "known: dpor misses 3 of 30 traces here (docs/dpor.md, Not done yet)"]
+fn a_try_beside_two_receives_kept_back_reaches_every_trace() {
+    let b = Bounds::default()
+        .time(stalemate::TimeMode::Virtual)
+        .max_executions(2_000_000);
+    traces_agree(&b, try_beside_two_kept_back());
+}
+
+fn try_beside_two_kept_back() -> ModelFn {
+    Arc::new(|go: &Go| {
+        let c0 = go.chan::<u8>("c0", 0);
+        let c1 = go.chan::<u8>("c1", 1);
+        let a = c0.clone();
+        go.go("g1", move |_| a.send(1));
+        let (a, b) = (c0.clone(), c1.clone());
+        go.go("g2", move |go| {
+            let tried = matches!(a.try_recv(), stalemate::go::TryRecv::Value(_));
+            let v = b.recv();
+            go.note(format!("try {tried}, then {v:?}"));
+        });
+        let b = c1.clone();
+        go.go("g3", move |_| b.send(3));
+        let a = c0.clone();
+        go.go("g4", move |_| a.send(4));
+        let v = c1.recv();
+        let w = c0.recv();
+        go.note(format!("main got {v:?} {w:?}"));
+        c1.close();
+    })
+}
