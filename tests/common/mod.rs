@@ -64,9 +64,10 @@ pub fn unwaited(outcomes: &BTreeSet<String>) -> BTreeSet<String> {
                         .map(|s| {
                             let s = plain_chan_op(s);
                             // A send, a select's send case included, handed to a
-                            // receive waiting at a buffered channel: kept back there
-                            // (`held_at_chan`), the receive comes after the value is in
-                            // the buffer, and gets the same value.
+                            // waiting receive: at a buffered channel the receive is
+                            // kept back (`held_at_chan`) and comes after the value is
+                            // in the buffer; at an unbuffered one the send could have
+                            // waited instead (`Mode::Hand`). It gets the same value.
                             let s = match s.rsplit_once(": handed to ") {
                                 Some((op, who)) if !who.contains(':') => op.to_string(),
                                 _ => s,
@@ -102,9 +103,9 @@ fn chan_op(s: &str) -> bool {
     s.starts_with("send on ") || s.starts_with("receive from ")
 }
 
-/// A plain send or receive that waited and was completed, that found its partner
-/// waiting, or that a waiting partner met: the operation alone (or that it found the
-/// channel closed).
+/// A plain send or receive that waited and was completed, or that found its partner
+/// waiting: the operation alone (or that it found the channel closed). A send handed
+/// to a waiting receive is `unwaited`'s, for select cases too.
 fn plain_chan_op(s: &str) -> String {
     if !chan_op(s) {
         return s.to_string();
@@ -115,9 +116,7 @@ fn plain_chan_op(s: &str) -> String {
     match how {
         "case 1 completed by another goroutine" => op.to_string(),
         "case 1 channel closed by another goroutine" => format!("{op}: closed"),
-        _ if (how.starts_with("handed to ") || how.starts_with("from ")) && !how.contains(':') => {
-            op.to_string()
-        }
+        _ if how.starts_with("from ") && !how.contains(':') => op.to_string(),
         _ => s.to_string(),
     }
 }

@@ -209,29 +209,30 @@ impl G {
             if mode == super::Mode::Registers && k == Access::Write {
                 a.push((waiters(o), Access::Write));
             }
-            if let super::Mode::Buffered { recv, slot } = mode
-                && k == Access::Write
-            {
-                a.push((cursor(o, recv), Access::Write));
-                let how = if recv {
-                    Access::Acquire
-                } else {
-                    Access::Release
-                };
-                a.push((slot_obj(o, slot), how));
+            if k != Access::Write {
+                continue;
             }
-            // Not where traces are recorded: the rule leaves out traces that are one
-            // behaviour with those it runs, which only outcomes tell (`explore::traces`).
-            if let super::Mode::Hand { take, place } = mode
-                && k == Access::Write
-                && !explorer::record::on()
-            {
-                let how = if take {
+            // What a value passes through, released by the step that leaves it and
+            // acquired by the one that takes it: a buffered slot, or a hand-off's place
+            // (not where traces are recorded: that rule leaves out traces that are one
+            // behaviour with those it runs, which only outcomes tell, `explore::traces`).
+            let passed = match mode {
+                super::Mode::Buffered { recv, slot } => {
+                    a.push((cursor(o, recv), Access::Write));
+                    Some((slot_obj(o, slot), recv))
+                }
+                super::Mode::Hand { take, place } if !explorer::record::on() => {
+                    Some((place_obj(o, place), take))
+                }
+                _ => None,
+            };
+            if let Some((x, takes)) = passed {
+                let how = if takes {
                     Access::Acquire
                 } else {
                     Access::Release
                 };
-                a.push((place_obj(o, place), how));
+                a.push((x, how));
             }
         }
         if a.len() > 1 {

@@ -161,9 +161,7 @@ impl State {
             _ => Mode::Write,
         }
     }
-}
 
-impl State {
     /// A plain send or receive at open unbuffered channel `o`, `other` the queue of the
     /// other side (`Mode::Hand`): nobody waiting there, it waits, leaving its place;
     /// a plain operation first in line, it takes that one's place; a select first in
