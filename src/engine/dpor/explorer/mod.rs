@@ -766,16 +766,25 @@ impl Explorer {
                 self.pos += 1;
                 return Some(cur.tid);
             }
-            // Infeasible wakeup head: sound fallback = explore every enabled thread here.
+            // Infeasible wakeup head. A step the world keeps back here (a lock at a held
+            // mutex, a receive at an empty buffer) waits, and a wait is no event: the
+            // sequence ends here as any does, the execution going on with what can run
+            // (its races, and those the kept step's attempt would have had, analysed at
+            // its end). Else (a head not there at all): every enabled thread is a branch.
             self.stats.infeasible += 1;
-            if lvl.blocked.iter().any(|x| x.tid == cur.tid && !x.parked) {
-                record::held();
-            }
+            let held = lvl.blocked.iter().any(|x| x.tid == cur.tid && !x.parked);
             if self.root == Some(k) {
                 self.full = true;
             }
             lvl.cur = None;
             lvl.carry.clear();
+            if held {
+                record::held();
+                if take_next(lvl) {
+                    continue;
+                }
+                return self.pick_fresh(k);
+            }
             let mut en = lvl.enabled.clone();
             en.sort_by_key(|n| n.tid);
             for n in en {

@@ -77,9 +77,32 @@ impl Explorer {
             })
             .collect();
         let parked = |q: Tid| stack[n].blocked.iter().any(|x| x.tid == q && x.parked);
+        // A goroutine kept back (blocked, not parked) from level k on: its step there,
+        // raced as its attempt would be had it run there (docs/dpor.md).
+        let mut kept: Vec<(Event, usize)> = Vec::new();
+        for k in 0..n {
+            for x in stack[k].blocked.iter().filter(|x| !x.parked) {
+                let was = k.checked_sub(1).and_then(|p| {
+                    stack[p]
+                        .blocked
+                        .iter()
+                        .find(|y| y.tid == x.tid && !y.parked)
+                });
+                if was.is_none_or(|y| y.accesses != x.accesses) {
+                    let e = Event {
+                        tid: x.tid,
+                        accesses: x.accesses.clone(),
+                        choices: vec![],
+                        complete: false,
+                    };
+                    kept.push((e, k));
+                }
+            }
+        }
         let targets = (0..n)
             .map(|j| (evs[j], j, true))
-            .chain(pending.iter().map(|e| (e, n, false)));
+            .chain(pending.iter().map(|e| (e, n, false)))
+            .chain(kept.iter().map(|(e, k)| (e, *k, false)));
         // A race between two steps of a prefix an analysed execution shared (below
         // `valid`) was found then (`found`), and its reversal inserted or found
         // covered: the sequence is the same, the tree it went into unchanged but for
@@ -115,6 +138,9 @@ impl Explorer {
             // The steps after the target that do not happen after i (`Cover::Whole`).
             let later =
                 |i: usize| -> Vec<Event> { if real { free(i, j + 1..n) } else { Vec::new() } };
+            if !real && j < valid.min(n) {
+                continue; // kept back in the shared prefix: raced when it was analysed
+            }
             if real && j < valid {
                 for &d in found[j].iter().filter(|&&d| has(&sleepy, d)) {
                     inserts.push((d, notdep(d), later(d)));
@@ -148,7 +174,7 @@ impl Explorer {
             // the execution the same way with fewer steps run, and a deadlock found after
             // it is the same trace.
             let st = signature(&tgt.accesses);
-            let held = stopped && !real && n > 0 && blocked_at(n - 1, q);
+            let held = stopped && !real && j == n && n > 0 && blocked_at(n - 1, q);
             let stop_target = stopped && real && j + 1 == n;
             let dep_t = |i: usize| {
                 if held && i + 1 == n {
@@ -224,7 +250,7 @@ impl Explorer {
             // come after its lock, which waits once this goroutine holds the mutex; the
             // attempts are this lock. Without this, the only race left is with the
             // holder's last step, whose reversal cannot run.
-            if !real && blocked_at(n, q) {
+            if !real && j == n && blocked_at(n, q) {
                 for &(o, k) in tgt.accesses.iter() {
                     if k != Access::Acquire {
                         continue;
@@ -249,7 +275,7 @@ impl Explorer {
             // step that parked it, and a reversal would need it woken, which only a
             // step that woke it here could do (the steps a reversal keeps are
             // independent of the one it moves past, so they do what they did).
-            if !real && parked(q) {
+            if !real && j == n && parked(q) {
                 continue;
             }
             for &i in &front {
