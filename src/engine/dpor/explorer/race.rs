@@ -135,9 +135,9 @@ impl Explorer {
                 v.push(tgt.clone());
                 v
             };
-            // The steps after the target that do not happen after i (`Cover::Whole`).
-            let later =
-                |i: usize| -> Vec<Event> { if real { free(i, j + 1..n) } else { Vec::new() } };
+            // The steps after the target that do not happen after i (`Cover::Whole`):
+            // for a step kept back, those that ran while it was kept.
+            let later = |i: usize| -> Vec<Event> { free(i, j + 1..n) };
             if !real && j < valid.min(n) {
                 continue; // kept back in the shared prefix: raced when it was analysed
             }
