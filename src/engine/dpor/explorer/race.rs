@@ -78,10 +78,13 @@ impl Explorer {
             .collect();
         let parked = |q: Tid| stack[n].blocked.iter().any(|x| x.tid == q && x.parked);
         // A goroutine kept back (blocked, not parked) from level k on: its step there,
-        // raced as its attempt would be had it run there (docs/dpor.md).
+        // raced as its attempt would be had it run there (docs/dpor.md). Not a lock: it
+        // goes on only by acquiring what an unlock released, and the Release -> Acquire
+        // rule races it with the steps before that touched the mutex, past its own.
+        let lock = |x: &Next| x.accesses.iter().any(|a| a.1 == Access::Acquire);
         let mut kept: Vec<(Event, usize)> = Vec::new();
         for k in 0..n {
-            for x in stack[k].blocked.iter().filter(|x| !x.parked) {
+            for x in stack[k].blocked.iter().filter(|x| !x.parked && !lock(x)) {
                 let was = k.checked_sub(1).and_then(|p| {
                     stack[p]
                         .blocked
