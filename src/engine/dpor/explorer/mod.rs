@@ -72,6 +72,16 @@ impl Next {
             parked: false,
         }
     }
+
+    /// The step as a label: its goroutine and accesses, no choice made yet.
+    fn label(&self) -> Event {
+        Event {
+            tid: self.tid,
+            accesses: self.accesses.clone(),
+            choices: vec![],
+            complete: false,
+        }
+    }
 }
 
 /// Object id a runtime may use to express thread creation: the spawning step
@@ -632,17 +642,7 @@ impl Explorer {
                     let mut opts: Vec<&Next> =
                         lvl.enabled.iter().filter(|n| !lvl.asleep(n.tid)).collect();
                     opts.sort_by_key(|n| n.tid);
-                    let pending = opts
-                        .iter()
-                        .map(|n| {
-                            WuNode::leaf(Event {
-                                tid: n.tid,
-                                accesses: n.accesses.clone(),
-                                choices: vec![],
-                                complete: false,
-                            })
-                        })
-                        .collect();
+                    let pending = opts.iter().map(|n| WuNode::leaf(n.label())).collect();
                     let decision = opts.len() >= 2;
                     lvl.pending = pending;
                     lvl.expanded = true;
@@ -677,12 +677,7 @@ impl Explorer {
             .cloned();
         match pick {
             Some(n) => {
-                lvl.cur = Some(Event {
-                    tid: n.tid,
-                    accesses: n.accesses,
-                    choices: vec![],
-                    complete: false,
-                });
+                lvl.cur = Some(n.label());
                 self.run_cur(k)
             }
             None => {
@@ -794,12 +789,7 @@ impl Explorer {
                 {
                     continue;
                 }
-                lvl.pending.push(WuNode::leaf(Event {
-                    tid: n.tid,
-                    accesses: n.accesses.clone(),
-                    choices: vec![],
-                    complete: false,
-                }));
+                lvl.pending.push(WuNode::leaf(n.label()));
             }
             if !take_next(lvl) {
                 if !lvl.enabled.is_empty() {

@@ -69,36 +69,27 @@ impl Explorer {
             .enabled
             .iter()
             .chain(stack[n].blocked.iter())
-            .map(|x| Event {
-                tid: x.tid,
-                accesses: x.accesses.clone(),
-                choices: vec![],
-                complete: false,
-            })
+            .map(Next::label)
             .collect();
         let parked = |q: Tid| stack[n].blocked.iter().any(|x| x.tid == q && x.parked);
         // A goroutine kept back (blocked, not parked) from level k on: its step there,
         // raced as its attempt would be had it run there (docs/dpor.md). Not a lock: it
         // goes on only by acquiring what an unlock released, and the Release -> Acquire
         // rule races it with the steps before that touched the mutex, past its own.
-        let lock = |x: &Next| x.accesses.iter().any(|a| a.1 == Access::Acquire);
+        // Those kept back in the shared prefix were raced when it was analysed.
+        let kept_at = |x: &&Next| !x.parked && !x.accesses.iter().any(|a| a.1 == Access::Acquire);
         let mut kept: Vec<(Event, usize)> = Vec::new();
-        for k in 0..n {
-            for x in stack[k].blocked.iter().filter(|x| !x.parked && !lock(x)) {
+        for k in valid.min(n)..n {
+            for x in stack[k].blocked.iter().filter(kept_at) {
                 let was = k.checked_sub(1).and_then(|p| {
                     stack[p]
                         .blocked
                         .iter()
-                        .find(|y| y.tid == x.tid && !y.parked)
+                        .filter(kept_at)
+                        .find(|y| y.tid == x.tid)
                 });
                 if was.is_none_or(|y| y.accesses != x.accesses) {
-                    let e = Event {
-                        tid: x.tid,
-                        accesses: x.accesses.clone(),
-                        choices: vec![],
-                        complete: false,
-                    };
-                    kept.push((e, k));
+                    kept.push((x.label(), k));
                 }
             }
         }
@@ -141,9 +132,6 @@ impl Explorer {
             // The steps after the target that do not happen after i (`Cover::Whole`):
             // for a step kept back, those that ran while it was kept.
             let later = |i: usize| -> Vec<Event> { free(i, j + 1..n) };
-            if !real && j < valid.min(n) {
-                continue; // kept back in the shared prefix: raced when it was analysed
-            }
             if real && j < valid {
                 for &d in found[j].iter().filter(|&&d| has(&sleepy, d)) {
                     inserts.push((d, notdep(d), later(d)));
