@@ -950,6 +950,67 @@ fn a_fan_in_is_one_execution() {
     assert_eq!(counts(0, 1..=12), [1; 12]);
 }
 
+/// A send at a full buffer is kept back until there is room (`State::held_at_chan`),
+/// and the send into the room a receive left is never reversed with that receive
+/// (`Mode::Buffered`): workers that each send two values into a channel of capacity 1
+/// of their own, main receiving both from each in turn, are one execution for any
+/// number of workers. Without it a second send that waited at the full buffer and one
+/// that came after main's first receive were two orders: 2^n.
+#[test]
+fn a_fan_in_of_two_values_each_is_one_execution() {
+    let fan = |n: usize| -> ModelFn {
+        Arc::new(move |go: &Go| {
+            let chans: Vec<Chan<usize>> = (0..n).map(|i| go.chan(&format!("c{i}"), 1)).collect();
+            for (i, c) in chans.iter().enumerate() {
+                let c = c.clone();
+                go.go(&format!("w{i}"), move |_| {
+                    c.send(i);
+                    c.send(i + 10);
+                });
+            }
+            let mut sum = 0;
+            for c in &chans {
+                sum += c.recv().unwrap_or(0) + c.recv().unwrap_or(0);
+            }
+            go.note(format!("sum {sum}"));
+        })
+    };
+    for n in 1..=3 {
+        same_as_dfs(fan(n));
+    }
+    let counts: Vec<u64> = (1..=10)
+        .map(|n| run(&Engine::Dpor, fan(n)).explored.executions)
+        .collect();
+    assert_eq!(counts, [1; 10]);
+}
+
+/// Two sends kept back at a full buffer, a goroutine that tries to send, a receiver
+/// and a close: every outcome DFS reaches (whose value the receiver gets, whether the
+/// try finds room, which send panics at the close), and every trace a search expanding
+/// every level runs.
+#[test]
+fn sends_kept_back_at_a_full_buffer_lose_nothing() {
+    let model: ModelFn = Arc::new(|go: &Go| {
+        let c = go.chan::<u8>("c", 1);
+        c.send(0);
+        for (name, v) in [("s1", 1), ("s2", 2)] {
+            let c = c.clone();
+            go.go(name, move |_| c.send(v));
+        }
+        let t = c.clone();
+        go.go("try", move |go| {
+            let f = go.select().send(&t, 3).default().wait();
+            go.note(format!("try {:?}", f.index));
+        });
+        go.note(format!("got {:?}", c.recv()));
+        go.note(format!("got {:?}", c.recv()));
+        c.close();
+    });
+    same_as_dfs(model.clone());
+    let (d, all) = traces_agree(&bounds(), model);
+    eprintln!("SENDS {:?}", (d.explored.executions, all.traces.len()));
+}
+
 /// Receives kept back at an empty buffer, a sender, and a goroutine that tries to
 /// receive: every outcome DFS reaches (which receiver gets the value, whether the try
 /// gets it), and every trace a search expanding every level runs. 40 traces in 43

@@ -506,10 +506,12 @@ pub(crate) enum Mode {
     /// nobody waiting on the channel: an `Add` of the channel (every other use of it
     /// conflicts), a write of its send or receive cursor (sends conflict with sends,
     /// receives with receives) and slot `slot` (a send and a receive conflict only
-    /// when they use one slot: the receive of the value the send put in). The send
-    /// releases the slot and the receive acquires it: as a lock after the unlock it
-    /// waited for, the receive is never reversed with the send of its value, before
-    /// which it is kept back at the empty buffer (`State::held_at_chan`).
+    /// when they use one slot: the receive of the value the send put in, and the send
+    /// into the room a receive left). The send releases the slot and the receive
+    /// acquires it; the receive releases the slot's room and the next send into the
+    /// slot acquires it. As a lock after the unlock it waited for, neither is reversed
+    /// with the step it follows, before which it is kept back, at the empty buffer or
+    /// the full one (`State::held_at_chan`).
     Buffered { recv: bool, slot: usize },
     /// Half of a hand-off at an unbuffered channel between plain operations: a write of
     /// the channel and of the place `place` the first half leaves there, which that half

@@ -219,6 +219,13 @@ impl G {
             let passed = match mode {
                 super::Mode::Buffered { recv, slot } => {
                     a.push((cursor(o, recv), Access::Write));
+                    // The room a receive leaves, which the next send into the slot takes.
+                    let how = if recv {
+                        Access::Release
+                    } else {
+                        Access::Acquire
+                    };
+                    a.push((room_obj(o, slot), how));
                     Some((slot_obj(o, slot), recv))
                 }
                 super::Mode::Hand { take, place } if !explorer::record::on() => {
@@ -351,6 +358,12 @@ fn cursor(o: Obj, recv: bool) -> Obj {
 /// Slot `i` of buffered channel `o`, an object of its own (`Mode::Buffered`).
 fn slot_obj(o: Obj, i: usize) -> Obj {
     mix(mix(o ^ 0x0000_736c_6f74) ^ i as u64) >> 1
+}
+
+/// The room in slot `i` of buffered channel `o` that a receive leaves, an object of
+/// its own (`Mode::Buffered`).
+fn room_obj(o: Obj, i: usize) -> Obj {
+    mix(mix(o ^ 0x726f_6f6d) ^ i as u64) >> 1
 }
 
 /// The place a plain operation that waits at unbuffered channel `o` leaves there, an

@@ -21,7 +21,7 @@ impl State {
     }
 
     /// Whether goroutine `g`'s next step can go on without a wait that is no event
-    /// (`Pending::Lock`, `Pending::Wait`, `Pending::Recv`).
+    /// (`Pending::Lock`, `Pending::Wait`, `Pending::Recv`, `Pending::Send`).
     pub(crate) fn open(&self, g: Gid) -> bool {
         match self.gors[g].pending {
             Some(Pending::Lock(o)) => match &self.objs[o].kind {
@@ -35,33 +35,37 @@ impl State {
                 _ => true,
             },
             Some(Pending::Wait(o)) => self.counter(o) <= 0,
-            Some(Pending::Recv(_)) => self.held_at_chan(g).is_none(),
+            Some(Pending::Recv(_) | Pending::Send(_)) => self.held_at_chan(g).is_none(),
             _ => true,
         }
     }
 
-    /// The channel goroutine `g`'s plain receive would wait at where its waiting is no
-    /// event, so it is kept back there until a value is in: a buffered
-    /// channel, open, empty, with no sender waiting. Waiting there, the receiver is
-    /// seen by nobody: a send finds room in the buffer whether it waits or not, and
-    /// the receiver gets the value the send puts in, as it gets it handed; a try-send
-    /// and a select's send case find the same room, a try-receive the same buffer, and
-    /// `len` the buffer the send fills either way (Go's receiver may come late); a
-    /// close gives the waiting receive the zero value, as it gives a later one
-    /// (docs/dpor.md, "Reductions").
+    /// The channel goroutine `g`'s plain receive or send would wait at where its
+    /// waiting is no event, so it is kept back there until it can go on: a buffered
+    /// channel, open, empty for a receive (no sender waiting), full for a send.
+    /// Waiting there, the goroutine is seen by nobody, since every other operation
+    /// sees the buffer only. A send finds room whether a receiver waits or not, and the
+    /// receiver gets the value the send puts in, as it gets it handed. A receive takes
+    /// the oldest value whether a sender waits or not, and the sender's value goes in
+    /// after the others, as Go's runtime moves it in. A try, a select's case and `len`
+    /// find the buffer the waiting goroutine would leave as it is (Go's goroutine may
+    /// come late). A close gives a waiting receive the zero value, as it gives a later
+    /// one, and panics a waiting send, as a later one (docs/dpor.md, "Reductions").
     pub(crate) fn held_at_chan(&self, g: Gid) -> Option<Oid> {
-        let Some(Pending::Recv(o)) = self.gors[g].pending else {
-            return None;
+        let (o, send) = match self.gors[g].pending {
+            Some(Pending::Recv(o)) => (o, false),
+            Some(Pending::Send(o)) => (o, true),
+            _ => return None,
         };
         let ObjKind::Chan(c) = &self.objs[o].kind else {
             return None;
         };
-        let held = !self.gors[g].handed()
-            && !c.nil
-            && !c.closed
-            && c.cap > 0
-            && c.buf.is_empty()
-            && c.sendq.is_empty();
+        let waits = if send {
+            c.buf.len() >= c.cap && c.recvq.is_empty()
+        } else {
+            c.buf.is_empty() && c.sendq.is_empty()
+        };
+        let held = !self.gors[g].handed() && !c.nil && !c.closed && c.cap > 0 && waits;
         held.then_some(o)
     }
 
