@@ -12,7 +12,7 @@
 //!   10 seeds), and for each variant the seeds to the first violation under fault
 //!   plans drawn from each seed (printed once);
 //! - dpor on one thread and on two: the status manager's fix with four updates and a
-//!   tick (115,813 executions either way), executions per second;
+//!   tick (111,319 executions either way), executions per second;
 //! - overhead: one small two-lock model written directly on shuttle's std-like types
 //!   and the same through stalemate's Go primitives, schedules per second side by side;
 //!   and the same model's whole loom search, on loom's own types and through stalemate.

@@ -1015,6 +1015,58 @@ fn sends_kept_back_at_a_full_buffer_lose_nothing() {
     assert_eq!((d.explored.executions, d.counted, d.held), (47, 42, 6));
 }
 
+/// A plain send kept back at a full buffer waits only once every runnable goroutine is
+/// kept back, but in Go it came to wait when it came to the send: ahead, in the
+/// channel's first-in-first-out queue, of a select that began to wait there since. A
+/// receive after `synctest.Wait` (which returns once every other goroutine waits) moves
+/// the first waiter's value into the buffer: the plain send's or the select's, as DFS
+/// finds. Which one it came before is a choice of its wait (`go::chan::ahead`); without
+/// it dpor reached only the select's (found by review).
+#[test]
+fn a_send_kept_back_may_have_come_before_a_select_that_waits() {
+    let model: ModelFn = Arc::new(|go: &Go| {
+        let c = go.chan::<u8>("c", 1);
+        let never = go.chan::<u8>("never", 0);
+        c.send(0);
+        let p = c.clone();
+        go.go("plain", move |_| p.send(1));
+        let t = c.clone();
+        go.go("select", move |go| {
+            go.select().send(&t, 2).recv(&never).wait();
+        });
+        go.settle();
+        c.recv();
+        go.note(format!("second {:?}", c.recv()));
+        c.recv();
+    });
+    let b = bounds().time(stalemate::TimeMode::Virtual);
+    let (_, d) = same_as_dfs_in(&b, model);
+    assert_eq!(unwaited(&d.outcomes).len(), 2, "{:?}", d.outcomes);
+}
+
+/// The same at an empty buffer: a plain receive kept back there and a select that
+/// waits to receive, then a send after `synctest.Wait` hands its value to the first
+/// waiter, either one.
+#[test]
+fn a_receive_kept_back_may_have_come_before_a_select_that_waits() {
+    let model: ModelFn = Arc::new(|go: &Go| {
+        let c = go.chan::<u8>("c", 1);
+        let never = go.chan::<u8>("never", 0);
+        let p = c.clone();
+        go.go("plain", move |go| go.note(format!("plain {:?}", p.recv())));
+        let t = c.clone();
+        go.go("select", move |go| {
+            go.select().recv(&t).recv(&never).wait();
+        });
+        go.settle();
+        c.send(1);
+        c.send(2);
+    });
+    let b = bounds().time(stalemate::TimeMode::Virtual);
+    let (_, d) = same_as_dfs_in(&b, model);
+    assert_eq!(unwaited(&d.outcomes).len(), 2, "{:?}", d.outcomes);
+}
+
 /// Receives kept back at an empty buffer, a sender, and a goroutine that tries to
 /// receive: every outcome DFS reaches (which receiver gets the value, whether the try
 /// gets it), and every trace a search expanding every level runs: 22 traces in 25

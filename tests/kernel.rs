@@ -1305,3 +1305,22 @@ fn the_address_of_an_element() {
         ],
     );
 }
+
+/// A send at a full buffer waits though dpor keeps it back, taking no step for it
+/// (docs/dpor.md, "Reductions"): main takes the first of three results from a channel
+/// with room for one and returns, and the worker left at the full buffer is the leak,
+/// named at its send, its replay reproducing it. The fix, draining every result, is
+/// proven in 24 executions (loom, with no bound: 6,690).
+#[test]
+fn a_worker_left_at_a_full_buffer_leaks() {
+    let t = found(
+        &["--engine", "dpor", "tests/kernels/first_result_leak.go"],
+        "leak",
+        &[
+            "G4 main.func1 in main.func1 at first_result_leak.go:9 waits for send on channel results (full, 1/1)",
+        ],
+    );
+    replayed(&t, "stalemate replay");
+    let t = proven(&["--engine", "dpor", "tests/kernels/first_result_fixed.go"]);
+    assert!(t.contains("pass (24 executions"), "{t}");
+}

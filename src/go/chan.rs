@@ -530,6 +530,14 @@ fn attempt(
         st.hb = Hb::Unordered;
         return Attempt::Done((None, None), say!(st, "{what}: nothing ready, default"));
     }
+    let ahead = match cases {
+        [c] if crate::engine::keeps_back(kind) => match ahead(st, me, kind, c) {
+            Ok(k) => k,
+            Err(v) => return Attempt::Fail(v, say!(st, "{what}: diverged")),
+        },
+        _ => 0,
+    };
+    st.gors[me].queued = st.trace.len();
     let mut waits = Vec::new();
     for (i, case) in cases.iter().enumerate() {
         let id = case.o.id;
@@ -539,12 +547,66 @@ fn attempt(
         }
         match &case.send {
             Some(_) => {
-                chan(st, id).sendq.push_back((me, i));
+                let q = &mut chan(st, id).sendq;
+                q.insert(q.len() - ahead, (me, i));
                 let v = tagged(st, me, case).expect("send value");
                 st.gors[me].offers.push((i, v));
             }
-            None => chan(st, id).recvq.push_back((me, i)),
+            None => {
+                let q = &mut chan(st, id).recvq;
+                q.insert(q.len() - ahead, (me, i));
+            }
         }
     }
-    Attempt::Block(Wait::Chan(waits), say!(st, "{what}: waits"))
+    let text = match ahead {
+        0 => say!(st, "{what}: waits"),
+        k => say!(st, "{what}, ahead of {k} that came after it: waits"),
+    };
+    Attempt::Block(Wait::Chan(waits), text)
+}
+
+/// How many of the selects waiting on its side of the channel a plain operation that
+/// is about to wait there goes ahead of, under an engine that keeps it back. Kept
+/// back at a buffered channel (`State::held_at_chan`), it waits only once every
+/// runnable goroutine is kept back; in Go it came to wait when it came to the
+/// operation, and a select that began to wait there since is behind it in Go's
+/// first-in-first-out queue, which the next receive, send or tick serves from the
+/// front. Which of those selects it came before is a choice; a plain operation among
+/// them ends the count (their order is the race between their attempts).
+fn ahead(
+    st: &mut State,
+    me: Gid,
+    kind: crate::engine::Kind,
+    c: &Case<'_>,
+) -> Result<usize, Violation> {
+    // Once every goroutine waits, only the clock (a sleeper, `synctest.Wait`, a timer)
+    // or a poll that the wait wakes serves a queue again: without one the
+    // execution ends with every goroutine waiting, whatever the order.
+    let served = !st.timers.is_empty()
+        || st
+            .gors
+            .iter()
+            .any(|g| matches!(g.wait, Some(Wait::Sleep(_) | Wait::Poll(_))));
+    let since = st.gors[me].arrived;
+    let ch = chan(st, c.o.id);
+    if !served {
+        return Ok(0);
+    }
+    if ch.cap == 0 || ch.nil || ch.closed {
+        return Ok(0);
+    }
+    let q = match c.dir() {
+        Dir::Send => ch.sendq.clone(),
+        Dir::Recv => ch.recvq.clone(),
+    };
+    let later = q
+        .iter()
+        .rev()
+        .take_while(|&&(g, _)| st.gors[g].queued >= since && st.gors[g].pending.is_none())
+        .count();
+    if later == 0 {
+        return Ok(0);
+    }
+    let options: Vec<usize> = (0..=later).collect();
+    st.choose(kind, me, &options)
 }

@@ -341,6 +341,10 @@ pub(crate) struct Gor {
     pub fault: Option<Fault>,
     /// Values offered by the send cases of a blocked send or select.
     pub offers: Vec<(usize, Val)>,
+    /// The trace's length when it came to its operation under way, and when it last
+    /// began to wait at a channel (`go::chan`, a kept-back operation's place in line).
+    pub arrived: usize,
+    pub queued: usize,
     /// Vector clock: what this goroutine has seen of each goroutine's epochs.
     pub vc: Vec<u32>,
     /// Everything the goroutine has observed, folded (`super::print::mix`): each
@@ -418,6 +422,8 @@ impl Gor {
             granted: false,
             fault: None,
             offers: Vec::new(),
+            arrived: 0,
+            queued: 0,
             vc,
             hist,
             moves: 0,
