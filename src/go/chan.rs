@@ -537,7 +537,7 @@ fn attempt(
         },
         _ => 0,
     };
-    st.gors[me].queued = st.trace.len();
+    st.gors[me].queued = st.advances;
     let mut waits = Vec::new();
     for (i, case) in cases.iter().enumerate() {
         let id = case.o.id;
@@ -565,14 +565,17 @@ fn attempt(
     Attempt::Block(Wait::Chan(waits), text)
 }
 
-/// How many of the selects waiting on its side of the channel a plain operation that
-/// is about to wait there goes ahead of, under an engine that keeps it back. Kept
-/// back at a buffered channel (`State::held_at_chan`), it waits only once every
-/// runnable goroutine is kept back; in Go it came to wait when it came to the
-/// operation, and a select that began to wait there since is behind it in Go's
-/// first-in-first-out queue, which the next receive, send or tick serves from the
-/// front. Which of those selects it came before is a choice; a plain operation among
-/// them ends the count (their order is the race between their attempts).
+/// How many of the selects waiting on its side of the channel a plain operation about
+/// to wait there goes ahead of, under an engine that keeps it back. Kept back at a
+/// buffered channel (`State::held_at_chan`), it waits only once every runnable
+/// goroutine is kept back; in Go it may have come before any select that began to
+/// wait there since the clock last moved on (the clock does not move while it is kept
+/// back, and a select's wait is seen by nobody but the clock until it completes). Go's
+/// queue is first in, first out, and once every goroutine waits the clock lets a
+/// receive, a send or a tick serve it from the front. How many of those selects it
+/// came before is a choice; a plain operation among them ends the count (their order
+/// is the race between their attempts). The choice rests on the queue and the clock's
+/// count alone, the same in every order of independent steps.
 fn ahead(
     st: &mut State,
     me: Gid,
@@ -587,7 +590,6 @@ fn ahead(
             .gors
             .iter()
             .any(|g| matches!(g.wait, Some(Wait::Sleep(_) | Wait::Poll(_))));
-    let since = st.gors[me].arrived;
     let ch = chan(st, c.o.id);
     if !served {
         return Ok(0);
@@ -602,7 +604,7 @@ fn ahead(
     let later = q
         .iter()
         .rev()
-        .take_while(|&&(g, _)| st.gors[g].queued >= since && st.gors[g].pending.is_none())
+        .take_while(|&&(g, _)| st.gors[g].queued == st.advances && st.gors[g].pending.is_none())
         .count();
     if later == 0 {
         return Ok(0);

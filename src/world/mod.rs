@@ -336,9 +336,6 @@ impl World {
             // A goroutine past its step bound parks for good instead (below): a step
             // that touches nothing and changes nothing shared.
             let (handed, bound) = self.flush_reading(|st| {
-                if !woken {
-                    st.gors[me].arrived = st.trace.len();
-                }
                 let bound = st.gors[me].steps >= st.max_steps;
                 // Said before the scheduling point, where an engine asks.
                 st.gors[me].pending = if bound { None } else { pending };

@@ -48,6 +48,7 @@ impl State {
                 }
             }
             if woke {
+                self.advances += 1;
                 if crate::engine::clock_advanced() {
                     // The advance is the engine's event, not the last blocker's.
                     self.withdrawn.truncate(withdrawn);

@@ -341,10 +341,9 @@ pub(crate) struct Gor {
     pub fault: Option<Fault>,
     /// Values offered by the send cases of a blocked send or select.
     pub offers: Vec<(usize, Val)>,
-    /// The trace's length when it came to its operation under way, and when it last
-    /// began to wait at a channel (`go::chan`, a kept-back operation's place in line).
-    pub arrived: usize,
-    pub queued: usize,
+    /// The clock's advances (`State::advances`) when it last began to wait at a
+    /// channel (`go::chan`, a kept-back operation's place in line).
+    pub queued: u64,
     /// Vector clock: what this goroutine has seen of each goroutine's epochs.
     pub vc: Vec<u32>,
     /// Everything the goroutine has observed, folded (`super::print::mix`): each
@@ -422,7 +421,6 @@ impl Gor {
             granted: false,
             fault: None,
             offers: Vec::new(),
-            arrived: 0,
             queued: 0,
             vc,
             hist,
@@ -508,6 +506,9 @@ pub(crate) struct State {
     pub time: TimeMode,
     /// The virtual clock (virtual time mode).
     pub now: std::time::Duration,
+    /// How often the clock moved on with every goroutine waiting (a sleeper, a timer,
+    /// `synctest.Wait`): what happened before an advance happened before what follows.
+    pub advances: u64,
     /// Virtual time mode: timers not yet fired (deadline, channel), in creation order.
     pub timers: Vec<(std::time::Duration, Oid)>,
     /// Timers a goroutine fires (`go.timer` in `any` time mode, `go.after_func`) that
@@ -576,6 +577,7 @@ impl State {
             pruned: false,
             time: opts.time,
             now: std::time::Duration::ZERO,
+            advances: 0,
             timers: Vec::new(),
             armed: Vec::new(),
             arms: 0,
