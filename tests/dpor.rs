@@ -1044,6 +1044,39 @@ fn a_send_kept_back_may_have_come_before_a_select_that_waits() {
     assert_eq!(unwaited(&d.outcomes).len(), 2, "{:?}", d.outcomes);
 }
 
+/// The place a kept-back goroutine chose in line is part of the schedule: a replay,
+/// which keeps nothing back, puts it there again and meets the same panic (it put it
+/// at the back, and diverged, before the replay read the recorded place).
+#[test]
+fn a_replay_puts_a_kept_back_goroutine_where_it_chose_in_line() {
+    let model: ModelFn = Arc::new(|go: &Go| {
+        let c = go.chan::<u8>("c", 1);
+        let never = go.chan::<u8>("never", 0);
+        c.send(0);
+        let p = c.clone();
+        go.go("plain", move |_| p.send(1));
+        let t = c.clone();
+        go.go("select", move |go| {
+            go.select().send(&t, 2).recv(&never).wait();
+        });
+        go.settle();
+        c.recv();
+        if c.recv() == Some(1) {
+            panic!("the plain send came first");
+        }
+        c.recv();
+    });
+    let b = bounds().time(stalemate::TimeMode::Virtual);
+    let o = explore(&Engine::Dpor, &b, model.clone(), None).expect("ran");
+    let f = o
+        .finding
+        .expect("the order where the plain send came first");
+    assert!(f.violation().message.contains("the plain send came first"));
+    assert!(f.schedule().iter().any(|t| t.case == Some(1)));
+    let again = stalemate::explore::replay(model, f.schedule(), &b).expect("ran");
+    assert_eq!(again.violation(), f.violation());
+}
+
 /// The same at an empty buffer: a plain receive kept back there and a select that
 /// waits to receive, then a send after `synctest.Wait` hands its value to the first
 /// waiter, either one.

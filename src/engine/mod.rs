@@ -453,9 +453,6 @@ pub(crate) fn one_point_per_step(kind: Kind) -> bool {
     kind == Kind::Loom
 }
 
-/// Whether a woken goroutine's retry touches its objects again. Under shuttle a touch
-/// is only a scheduling point, and the retry has just had one (the switch that ran it);
-/// loom's DPOR needs the access.
 /// Whether the engine keeps a goroutine back while its wait would be no event
 /// (`State::open`): dpor's runtime. Its attempt runs only once every runnable
 /// goroutine is kept back.
@@ -463,6 +460,9 @@ pub(crate) fn keeps_back(kind: Kind) -> bool {
     kind == Kind::Dpor
 }
 
+/// Whether a woken goroutine's retry touches its objects again. Under shuttle a touch
+/// is only a scheduling point, and the retry has just had one (the switch that ran it);
+/// loom's DPOR needs the access.
 pub(crate) fn retry_touches(kind: Kind) -> bool {
     kind == Kind::Loom
 }

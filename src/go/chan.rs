@@ -530,12 +530,15 @@ fn attempt(
         st.hb = Hb::Unordered;
         return Attempt::Done((None, None), say!(st, "{what}: nothing ready, default"));
     }
-    let ahead = match cases {
-        [c] if crate::engine::keeps_back(kind) => match ahead(st, me, kind, c) {
-            Ok(k) => k,
-            Err(v) => return Attempt::Fail(v, say!(st, "{what}: diverged")),
-        },
-        _ => 0,
+    // A replay takes the place its schedule recorded, whichever engine found it.
+    let (ahead, entries) = match cases {
+        [c] if crate::engine::keeps_back(kind) || st.replay.is_some() => {
+            match ahead(st, me, kind, c) {
+                Ok(k) => k,
+                Err(v) => return Attempt::Fail(v, say!(st, "{what}: diverged")),
+            }
+        }
+        _ => (0, 0),
     };
     st.gors[me].queued = st.advances;
     let mut waits = Vec::new();
@@ -548,13 +551,13 @@ fn attempt(
         match &case.send {
             Some(_) => {
                 let q = &mut chan(st, id).sendq;
-                q.insert(q.len() - ahead, (me, i));
+                q.insert(q.len() - entries, (me, i));
                 let v = tagged(st, me, case).expect("send value");
                 st.gors[me].offers.push((i, v));
             }
             None => {
                 let q = &mut chan(st, id).recvq;
-                q.insert(q.len() - ahead, (me, i));
+                q.insert(q.len() - entries, (me, i));
             }
         }
     }
@@ -575,13 +578,15 @@ fn attempt(
 /// receive, a send or a tick serve it from the front. How many of those selects it
 /// came before is a choice; a plain operation among them ends the count (their order
 /// is the race between their attempts). The choice rests on the queue and the clock's
-/// count alone, the same in every order of independent steps.
+/// count alone, the same in every order of independent steps. Returns how many
+/// selects, and how many queue entries they hold (a select may wait twice on one
+/// channel).
 fn ahead(
     st: &mut State,
     me: Gid,
     kind: crate::engine::Kind,
     c: &Case<'_>,
-) -> Result<usize, Violation> {
+) -> Result<(usize, usize), Violation> {
     // Once every goroutine waits, only the clock (a sleeper, `synctest.Wait`, a timer)
     // or a poll that the wait wakes serves a queue again: without one the
     // execution ends with every goroutine waiting, whatever the order.
@@ -591,24 +596,37 @@ fn ahead(
             .iter()
             .any(|g| matches!(g.wait, Some(Wait::Sleep(_) | Wait::Poll(_))));
     let ch = chan(st, c.o.id);
-    if !served {
-        return Ok(0);
-    }
-    if ch.cap == 0 || ch.nil || ch.closed {
-        return Ok(0);
+    if !served || ch.cap == 0 || ch.nil || ch.closed {
+        return Ok((0, 0));
     }
     let q = match c.dir() {
         Dir::Send => ch.sendq.clone(),
         Dir::Recv => ch.recvq.clone(),
     };
-    let later = q
-        .iter()
-        .rev()
-        .take_while(|&&(g, _)| st.gors[g].queued == st.advances && st.gors[g].pending.is_none())
-        .count();
-    if later == 0 {
-        return Ok(0);
+    // Entries from the back, each select's as one: `ends[k]`, the entries of the
+    // last k selects.
+    let mut ends = vec![0];
+    let mut last = None;
+    for &(g, _) in q.iter().rev() {
+        if st.gors[g].queued != st.advances || st.gors[g].pending.is_some() {
+            break;
+        }
+        if last != Some(g) {
+            ends.push(*ends.last().expect("starts with 0"));
+        }
+        *ends.last_mut().expect("pushed") += 1;
+        last = Some(g);
     }
-    let options: Vec<usize> = (0..=later).collect();
-    st.choose(kind, me, &options)
+    if ends.len() == 1 {
+        return Ok((0, 0));
+    }
+    let options: Vec<usize> = (0..ends.len()).collect();
+    // A schedule found where the goroutine was not kept back (shuttle's) recorded no
+    // place: it waited at the back.
+    let k = if st.replay.is_some() && st.replayed_case().is_none() {
+        0
+    } else {
+        st.choose(kind, me, &options)?
+    };
+    Ok((k, ends[k]))
 }

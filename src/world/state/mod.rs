@@ -689,6 +689,11 @@ impl State {
         self.replay.as_ref().and_then(|r| r.get(step).copied())
     }
 
+    /// In a replay, the case the step being taken recorded.
+    pub(crate) fn replayed_case(&self) -> Option<usize> {
+        self.replayed(self.trace.len()).and_then(|t| t.case)
+    }
+
     /// Which of the `ready` cases (at least one) goroutine `g`'s select takes: the
     /// engine's choice, or in a replay the recorded one.
     pub(crate) fn choose(
