@@ -1024,7 +1024,16 @@ fn sends_kept_back_at_a_full_buffer_lose_nothing() {
 /// it dpor reached only the select's (found by review).
 #[test]
 fn a_send_kept_back_may_have_come_before_a_select_that_waits() {
-    let model: ModelFn = Arc::new(|go: &Go| {
+    let b = bounds().time(stalemate::TimeMode::Virtual);
+    let (_, d) = same_as_dfs_in(&b, send_beside_a_select(false));
+    assert_eq!(unwaited(&d.outcomes).len(), 2, "{:?}", d.outcomes);
+}
+
+/// A plain send kept back at a full buffer and a select that waits to send there, then
+/// main's receives after `synctest.Wait`; it panics if the plain send's value comes
+/// second, when `panics`.
+fn send_beside_a_select(panics: bool) -> ModelFn {
+    Arc::new(move |go: &Go| {
         let c = go.chan::<u8>("c", 1);
         let never = go.chan::<u8>("never", 0);
         c.send(0);
@@ -1036,12 +1045,13 @@ fn a_send_kept_back_may_have_come_before_a_select_that_waits() {
         });
         go.settle();
         c.recv();
-        go.note(format!("second {:?}", c.recv()));
+        let second = c.recv();
+        if panics && second == Some(1) {
+            panic!("the plain send came first");
+        }
+        go.note(format!("second {second:?}"));
         c.recv();
-    });
-    let b = bounds().time(stalemate::TimeMode::Virtual);
-    let (_, d) = same_as_dfs_in(&b, model);
-    assert_eq!(unwaited(&d.outcomes).len(), 2, "{:?}", d.outcomes);
+    })
 }
 
 /// The place a kept-back goroutine chose in line is part of the schedule: a replay,
@@ -1049,23 +1059,7 @@ fn a_send_kept_back_may_have_come_before_a_select_that_waits() {
 /// at the back, and diverged, before the replay read the recorded place).
 #[test]
 fn a_replay_puts_a_kept_back_goroutine_where_it_chose_in_line() {
-    let model: ModelFn = Arc::new(|go: &Go| {
-        let c = go.chan::<u8>("c", 1);
-        let never = go.chan::<u8>("never", 0);
-        c.send(0);
-        let p = c.clone();
-        go.go("plain", move |_| p.send(1));
-        let t = c.clone();
-        go.go("select", move |go| {
-            go.select().send(&t, 2).recv(&never).wait();
-        });
-        go.settle();
-        c.recv();
-        if c.recv() == Some(1) {
-            panic!("the plain send came first");
-        }
-        c.recv();
-    });
+    let model = send_beside_a_select(true);
     let b = bounds().time(stalemate::TimeMode::Virtual);
     let o = explore(&Engine::Dpor, &b, model.clone(), None).expect("ran");
     let f = o
