@@ -587,21 +587,15 @@ fn ahead(
     kind: crate::engine::Kind,
     c: &Case<'_>,
 ) -> Result<(usize, usize), Violation> {
-    // Once every goroutine waits, only the clock (a sleeper, `synctest.Wait`, a timer)
-    // or a poll that the wait wakes serves a queue again: without one the
-    // execution ends with every goroutine waiting, whatever the order.
-    let served = !st.timers.is_empty()
-        || st
-            .gors
-            .iter()
-            .any(|g| matches!(g.wait, Some(Wait::Sleep(_) | Wait::Poll(_))));
-    let ch = chan(st, c.o.id);
-    if !served || ch.cap == 0 || ch.nil || ch.closed {
+    let ObjKind::Chan(ch) = &st.objs[c.o.id].kind else {
+        unreachable!("not a channel")
+    };
+    if ch.cap == 0 || ch.nil || ch.closed {
         return Ok((0, 0));
     }
     let q = match c.dir() {
-        Dir::Send => ch.sendq.clone(),
-        Dir::Recv => ch.recvq.clone(),
+        Dir::Send => &ch.sendq,
+        Dir::Recv => &ch.recvq,
     };
     // Entries from the back, each select's as one: `ends[k]`, the entries of the
     // last k selects.
@@ -617,7 +611,17 @@ fn ahead(
         *ends.last_mut().expect("pushed") += 1;
         last = Some(g);
     }
-    if ends.len() == 1 {
+    // Once every goroutine waits, only the clock (a sleeper, `synctest.Wait`, a timer)
+    // or a poll that the wait wakes serves a queue again: without one the
+    // execution ends with every goroutine waiting, whatever the order.
+    let served = || {
+        !st.timers.is_empty()
+            || st
+                .gors
+                .iter()
+                .any(|g| matches!(g.wait, Some(Wait::Sleep(_) | Wait::Poll(_))))
+    };
+    if ends.len() == 1 || !served() {
         return Ok((0, 0));
     }
     let options: Vec<usize> = (0..ends.len()).collect();
