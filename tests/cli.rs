@@ -542,7 +542,7 @@ fn a_dpor_proof_on_several_threads_prints_what_one_thread_does() {
         (v, execs)
     };
     let (one, execs) = run("1");
-    assert!(execs > 1000, "{execs} executions: a tree worth sharing");
+    assert!(execs > 500, "{execs} executions: a tree worth sharing");
     assert_eq!(run("2").0, one);
     assert_eq!(run("3").0, one);
 }
@@ -693,7 +693,13 @@ fn shards_split_a_dpor_tree_into_parts_that_add_up_to_it() {
     let file = file.to_str().unwrap();
     let whole = json_lines(&stalemate(&["run", "--format", "json", file]));
     assert_eq!(whole.len(), 1);
-    assert!(whole[0]["coverage"].as_str().unwrap().contains("proven"));
+    // A cut tree is no proof yet (docs/dpor.md, "Not done yet"), whole or in parts.
+    assert!(
+        whole[0]["coverage"]
+            .as_str()
+            .unwrap()
+            .contains("cut into units (no proof")
+    );
     let mut sum = 0;
     for k in 1..=3 {
         let shard = format!("{k}/3");
@@ -706,7 +712,10 @@ fn shards_split_a_dpor_tree_into_parts_that_add_up_to_it() {
             coverage.contains(&format!("part {k}/3 of the tree")),
             "{coverage}"
         );
-        assert!(coverage.contains("once every part is"), "{coverage}");
+        assert!(
+            coverage.contains("no proof, even with every part"),
+            "{coverage}"
+        );
         sum += lines[0]["executions"].as_u64().unwrap();
     }
     assert_eq!(sum, whole[0]["executions"].as_u64().unwrap());

@@ -900,7 +900,10 @@ fn stateful_agrees(p: &Program, dfs: &Census) -> Result<(), String> {
 fn dpor_agrees(p: &Program, dfs: &Census, by: &str) -> Result<(), String> {
     // The cut into units varies with the program (no cut, the default, deep ones): the
     // levels above the units are explored another way (`Bounds::split`).
-    let split = [0, 2, 4, 12][(p.main.len() + p.goroutines.len()) % 4];
+    // A campaign may leave the cuts out (`STALEMATE_DIFF_NO_SPLIT`): a cut loses a
+    // deadlock on one program (docs/dpor.md, "Not done yet").
+    let cuts = std::env::var_os("STALEMATE_DIFF_NO_SPLIT").is_none();
+    let split = [0, 2, 4, 12][(p.main.len() + p.goroutines.len()) % 4] * u32::from(cuts);
     let cut = bounds(p).split(split);
     let d = census(&Engine::Dpor, &cut, model(p)).expect("dpor ran");
     if d.explored.stop != stalemate::Stop::Exhausted {
@@ -911,7 +914,9 @@ fn dpor_agrees(p: &Program, dfs: &Census, by: &str) -> Result<(), String> {
     }
     // The shipping exploration on two threads: uncut (subtrees given to the idle
     // thread) or with a cut that gives them units.
-    let two = bounds(p).threads(2).split([0, 6][p.goroutines.len() % 2]);
+    let two = bounds(p)
+        .threads(2)
+        .split([0, 6][p.goroutines.len() % 2] * u32::from(cuts));
     let first = explore(&Engine::Dpor, &two, model(p), None).expect("dpor ran");
     match (&first.finding, first.explored.stop.clone()) {
         (Some(f), _) if !dfs.violations.contains(&f.violation().property.key()) => {

@@ -888,6 +888,31 @@ fn a_lock_held_through_a_poll_still_races() {
     );
 }
 
+/// How many idle rounds a polling loop went before it saw what it waited for is no
+/// behaviour: DFS runs up to four before a close, where dpor's poller waits after
+/// fewer (`World::poll`). The comparison counts a run of identical rounds as one also
+/// where the loop never waited, its goroutine noting what it polled (found by the
+/// general shape's campaign of seed 20261202 at its 1,000th program).
+#[test]
+fn a_polling_loops_idle_rounds_are_no_behaviour() {
+    let model: ModelFn = Arc::new(|go: &Go| {
+        let c0 = go.chan::<u8>("c0", 0);
+        let c = c0.clone();
+        go.go("closer", move |_| c.close());
+        go.go("poller", move |go| {
+            let mut poll = go.poll_loop();
+            loop {
+                poll.round(&());
+                if c0.try_recv() != stalemate::go::TryRecv::Empty {
+                    go.note("polled closed".to_string());
+                    break;
+                }
+            }
+        });
+    });
+    same_as_dfs_in(&bounds().time(stalemate::TimeMode::Any), model);
+}
+
 /// A send into a buffered channel's free slot and a receive from its oldest one commute
 /// (`Mode::Buffered`): a producer's two sends and a consumer's three receives from a
 /// buffer of three that holds one value. Only a send and the receive of its own value
@@ -948,6 +973,159 @@ fn a_fan_in_is_one_execution() {
     };
     assert_eq!(counts(1, 1..=12), [1; 12]);
     assert_eq!(counts(0, 1..=12), [1; 12]);
+}
+
+/// A fan-in over unbuffered channels where one side of each hand-off is a select with
+/// no default beside a channel never ready: the workers' sends (`select_sends`) or
+/// main's receives.
+fn fan_in_through_selects(n: usize, select_sends: bool) -> ModelFn {
+    Arc::new(move |go: &Go| {
+        let quit = go.chan::<usize>("quit", 0);
+        let chans: Vec<Chan<usize>> = (0..n).map(|i| go.chan(&format!("ch{i}"), 0)).collect();
+        for (i, c) in chans.iter().enumerate() {
+            let c = c.clone();
+            go.go(&format!("w{i}"), move |go| {
+                if select_sends {
+                    // Each its own: selects waiting at one channel are in line there.
+                    let quit = go.chan::<usize>(&format!("quit{i}"), 0);
+                    go.select().send(&c, i).recv(&quit).wait();
+                } else {
+                    c.send(i);
+                }
+            });
+        }
+        let mut sum = 0;
+        for c in &chans {
+            sum += if select_sends {
+                c.recv().unwrap_or(0)
+            } else {
+                let mut f = go.select().recv(c).recv(&quit).wait();
+                f.take::<usize>().unwrap_or(0)
+            };
+        }
+        go.note(format!("sum {sum}"));
+    })
+}
+
+/// A select with no default that waits, none of its cases ready, leaves its place at
+/// each of its channels, which a plain operation that finds it first in line takes
+/// (`Mode::Hand`). The two halves are never reversed, as between two plain
+/// operations: main receiving in a select from workers that send plainly is one
+/// execution for any number of workers, where it was 2^n (main's select waited, or the
+/// worker did). A select that finds a plain operation waiting is a write: workers that
+/// send in selects to main's plain receives still take 2^n.
+#[test]
+fn a_fan_in_to_a_waiting_select_is_one_execution() {
+    for select_sends in [true, false] {
+        for n in 1..=2 {
+            same_as_dfs(fan_in_through_selects(n, select_sends));
+        }
+    }
+    let counts = |select_sends: bool| -> Vec<u64> {
+        (1..=10)
+            .map(|n| {
+                run(&Engine::Dpor, fan_in_through_selects(n, select_sends))
+                    .explored
+                    .executions
+            })
+            .collect()
+    };
+    assert_eq!(counts(false), [1; 10]);
+    assert_eq!(counts(true)[..4], [2, 4, 8, 16]);
+}
+
+/// A select that finds a plain operation waiting, one case ready, is no half of a
+/// hand-off: reversed, it would wait, and a step between would see it at its other
+/// cases. Here a try-send on the select's other channel completes it while it waits,
+/// and main, whose receive the select would have met, waits for ever (found by the fan
+/// campaign of seed 20261203, where the select named one channel on both sides and a
+/// third goroutine's send took the place of the try; lost when the select took the
+/// receive's place).
+#[test]
+fn a_select_that_finds_its_partner_could_have_waited() {
+    let model: ModelFn = Arc::new(|go: &Go| {
+        let c0: Chan<u8> = go.chan("c0", 0);
+        let d: Chan<u8> = go.chan("d", 0);
+        let (a, dd) = (c0.clone(), d.clone());
+        go.go("s", move |go| {
+            let mut f = go.select().send(&a, 5).recv(&dd).wait();
+            let i = f.index;
+            go.note(format!("s {i:?} {:?}", f.take::<u8>()));
+        });
+        go.go("t", move |go| {
+            let ok = d.try_send(9);
+            go.note(format!("t {ok}"));
+        });
+        let v = c0.recv();
+        go.note(format!("main {v:?}"));
+    });
+    let (_, d) = same_as_dfs(model);
+    assert!(d.violations.contains("deadlock"), "{:?}", d.violations);
+    let campaign: ModelFn = Arc::new(|go: &Go| {
+        let c0: Chan<u8> = go.chan("c0", 0);
+        let c1: Chan<u8> = go.chan("c1", 0);
+        let a = c0.clone();
+        go.go("g1", move |go| {
+            go.select().send(&a, 5).recv(&a).wait();
+        });
+        go.go("g2", move |_| c1.send(6));
+        let b = c0.clone();
+        go.go("g3", move |_| b.send(7));
+        c0.recv();
+    });
+    let b = bounds();
+    let dfs = run_in(&Engine::Dfs, &b, campaign.clone());
+    let d = run_in(&Engine::Dpor, &b, campaign);
+    assert_eq!(d.violations, dfs.violations);
+    assert!(d.violations.contains("deadlock"), "{:?}", d.violations);
+}
+
+/// A send that completes main's waiting select is never reversed with its wait, and
+/// races instead with what used its channel before: main's try-receive, which gets
+/// the value where the send waited first (then main's select waits for ever). A
+/// try-send on the select's other channel stands between them; the send touches that
+/// channel only by taking the select off it (`Access::Withdraw`), so it neither races
+/// with that step nor counts it as standing between (found by review: the deadlock
+/// was lost).
+#[test]
+fn a_hand_off_to_a_select_races_past_its_other_channels() {
+    let model: ModelFn = Arc::new(|go: &Go| {
+        let a = go.chan::<u8>("a", 0);
+        let b = go.chan::<u8>("b", 0);
+        let a2 = a.clone();
+        go.go("g", move |_| a2.send(7));
+        let got = a.try_recv();
+        go.note(format!(
+            "try got {:?}",
+            got != stalemate::go::TryRecv::Empty
+        ));
+        b.try_send(0);
+        let f = go.select().recv(&a).recv(&b).wait();
+        go.note(format!("select {:?}", f.index));
+    });
+    let (_, d) = same_as_dfs(model);
+    assert!(d.violations.contains("deadlock"), "{:?}", d.violations);
+}
+
+/// A select that names one channel twice on one side is no half of a hand-off: where
+/// its partner came first, both its cases are ready and it chooses; where it waited,
+/// the partner takes the first. So it is a write, reversed as any step (found by
+/// review: case 2 was lost).
+#[test]
+fn a_select_naming_a_channel_twice_chooses_between_them() {
+    let model: ModelFn = Arc::new(|go: &Go| {
+        let a = go.chan::<u8>("a", 0);
+        let a2 = a.clone();
+        go.go("g", move |_| a2.send(1));
+        let f = go.select().recv(&a).recv(&a).wait();
+        go.note(format!("case {:?}", f.index));
+    });
+    let (_, d) = same_as_dfs(model);
+    let cases: Vec<bool> = ["case Some(0)", "case Some(1)"]
+        .iter()
+        .map(|c| d.outcomes.iter().any(|o| o.contains(c)))
+        .collect();
+    assert_eq!(cases, [true, true]);
 }
 
 /// A send at a full buffer is kept back until there is room (`State::held_at_chan`),

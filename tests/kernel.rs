@@ -1324,3 +1324,36 @@ fn a_worker_left_at_a_full_buffer_leaks() {
     let t = proven(&["--engine", "dpor", "tests/kernels/first_result_fixed.go"]);
     assert!(t.contains("pass (24 executions"), "{t}");
 }
+
+/// A plain operation that completes a waiting select takes it off its other channels
+/// too, a change of each (`World::withdrawn`). That change is the select's wait
+/// undone, not the taker's own use: the taker is never reversed with the select's
+/// wait (`Mode::Hand`), and it does not race through those channels with what came
+/// before the wait (`Access::Withdraw`), where the reversal would only find the
+/// behaviour again, every awake goroutine asleep. etcd#7443's fixed kernel, whose
+/// update loop waits to send to the watcher or to see the balancer stop: its proof
+/// runs no more executions than its traces (five more, ended asleep, without it).
+#[test]
+fn a_hand_off_that_completes_a_select_runs_no_execution_in_vain() {
+    use stalemate::explore::{Bounds, Engine};
+    let path = "scenarios/goker/etcd_7443.go";
+    let src = std::fs::read_to_string(path).expect("kernel");
+    let model = stalemate::kernel::parse(path, &src, None)
+        .expect("parses")
+        .into_model("etcd_7443")
+        .build(
+            "kernel",
+            &stalemate::model::Params([("fixed", 1)].into_iter().collect()),
+        );
+    let b = Bounds::default().check_races(true);
+    let run = stalemate::explore::explore(&Engine::Dpor, &b, model.clone(), None).expect("ran");
+    assert!(run.finding.is_none());
+    let t = stalemate::explore::traces(&b, model, false).expect("ran");
+    assert!(t.stopped.is_empty());
+    assert!(
+        run.explored.executions <= t.traces.len() as u64,
+        "{} executions for {} traces",
+        run.explored.executions,
+        t.traces.len()
+    );
+}

@@ -310,17 +310,6 @@ fn describe(st: &State, cases: &[Case<'_>], default: bool) -> String {
     }
 }
 
-/// Whether a case can proceed now (a send on a closed channel proceeds, to its fault).
-fn is_ready(c: &ChanState, dir: Dir) -> bool {
-    if c.nil {
-        return false;
-    }
-    match dir {
-        Dir::Send => c.closed || !c.recvq.is_empty() || c.buf.len() < c.cap,
-        Dir::Recv => !c.buf.is_empty() || !c.sendq.is_empty() || c.closed,
-    }
-}
-
 /// A send case's value, entering the world: tagged with its sender's history, which
 /// made it (see `world::print`).
 fn tagged(st: &State, me: Gid, case: &Case<'_>) -> Option<Val> {
@@ -451,6 +440,10 @@ fn run(w: &World, cases: &[Case<'_>], default: bool) -> Fired {
             };
             w.marked(&objs, p, step)
         }
+        _ if !default => {
+            let list = cases.iter().map(|c| (c.o.id, c.dir() == Dir::Send));
+            w.marked_select(&objs, list, step)
+        }
         _ => w.op(&objs, step),
     };
     Fired {
@@ -511,7 +504,7 @@ fn attempt(
     // Go picks one of the ready cases uniformly at random: the engine chooses (loom
     // and DFS explore every one).
     let ready: Vec<usize> = (0..cases.len())
-        .filter(|&i| is_ready(chan(st, cases[i].o.id), cases[i].dir()))
+        .filter(|&i| chan(st, cases[i].o.id).ready(cases[i].dir() == Dir::Send))
         .collect();
     if !ready.is_empty() {
         let i = match st.choose(kind, me, &ready) {
@@ -602,7 +595,9 @@ fn ahead(
     let mut ends = vec![0];
     let mut last = None;
     for &(g, _) in q.iter().rev() {
-        if st.gors[g].queued != st.advances || st.gors[g].pending.is_some() {
+        if st.gors[g].queued != st.advances
+            || !matches!(st.gors[g].pending, None | Some(Pending::Select))
+        {
             break;
         }
         if last != Some(g) {

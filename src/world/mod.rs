@@ -316,6 +316,24 @@ impl World {
         self.step(me, true, Some(pending), objs, attempt)
     }
 
+    /// `marked` for a select with no default and other than one case, `cases` its
+    /// channels and whether each case sends (`Pending::Select`).
+    pub(crate) fn marked_select<R>(
+        &self,
+        objs: &[&Obj],
+        cases: impl Iterator<Item = (Oid, bool)>,
+        attempt: impl FnMut(&mut State, Gid) -> Attempt<R>,
+    ) -> R {
+        let me = self.me();
+        // The goroutine's list is reused: a select is a hot path.
+        self.flush_reading(|st| {
+            let list = &mut st.gors[me].cases;
+            list.clear();
+            list.extend(cases);
+        });
+        self.step(me, true, Some(Pending::Select), objs, attempt)
+    }
+
     /// `op`; `moves`: taking it is a move (see `State::moves`), as every operation
     /// but a poll's own wait is; `pending`: what it is while under way (`marked`).
     fn step<R>(

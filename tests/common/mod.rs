@@ -60,9 +60,10 @@ pub fn unwaited(outcomes: &BTreeSet<String>) -> BTreeSet<String> {
                             !(s.ends_with(", waits")
                                 && (s.starts_with("lock ") || s.starts_with("wait ")))
                                 && !(chan_op(s) && s.ends_with(": waits"))
+                                && !(s.starts_with("select { ") && s.ends_with(" }: waits"))
                         })
                         .map(|s| {
-                            let s = plain_chan_op(s);
+                            let s = plain_chan_op(&select_op(s));
                             // A send, a select's send case included, handed to a
                             // waiting receive: at a buffered channel the receive is
                             // kept back (`held_at_chan`) and comes after the value is
@@ -98,6 +99,62 @@ pub fn unwaited(outcomes: &BTreeSet<String>) -> BTreeSet<String> {
         .collect()
 }
 
+/// A select's step that was completed while it waited, read as the step that found
+/// the case ready: which case, and whether it found the channel closed, not who was
+/// there. Whether a select waited no goroutine can tell, as for a plain operation
+/// (`Mode::Hand`); what another goroutine's try saw of it is in that one's steps.
+fn select_op(s: &str) -> String {
+    let Some((cases, how)) = s
+        .strip_prefix("select { ")
+        .and_then(|r| r.split_once(" }: "))
+    else {
+        return s.to_string();
+    };
+    let list: Vec<&str> = cases.split(" | ").collect();
+    let op = |i: &str| {
+        i.parse::<usize>().ok().and_then(|i| {
+            list.get(i.wrapping_sub(1))
+                .map(|op| format!("case {i} {op}"))
+        })
+    };
+    let how = if let Some(h) = how.strip_suffix(" completed by another goroutine") {
+        h.strip_prefix("case ").and_then(op)
+    } else if let Some(h) = how.strip_suffix(" channel closed by another goroutine") {
+        h.strip_prefix("case ")
+            .and_then(op)
+            .map(|o| format!("{o}: closed"))
+    } else {
+        match how.rsplit_once(": from ") {
+            Some((h, who)) if !who.contains(':') => Some(h.to_string()),
+            _ => None,
+        }
+    };
+    match how {
+        Some(how) => format!("select {{ {cases} }}: {how}"),
+        None => s.to_string(),
+    }
+}
+
+/// A generated polling loop that never waited: its identical failed tries right before
+/// the one that saw something, the step before its note (`polled ...`), as one. DFS
+/// may run more of them than an engine whose poller waits after fewer.
+fn never_waited(mut steps: Vec<String>) -> Vec<String> {
+    let mut end = steps.len();
+    while let Some(q) = steps[..end].iter().rposition(|s| s.starts_with("polled ")) {
+        end = q;
+        if q >= 2 {
+            let last = q - 2;
+            let mut first = last;
+            while first > 0 && steps[first - 1] == steps[last] {
+                first -= 1;
+            }
+            steps.drain(first..last);
+            end = first;
+        }
+    }
+    steps
+}
+
 /// Whether step `s` is a plain send or receive (not a select's case).
 fn chan_op(s: &str) -> bool {
     s.starts_with("send on ") || s.starts_with("receive from ")
@@ -125,16 +182,17 @@ fn plain_chan_op(s: &str) -> String {
 /// each, and a poll's own wait) as one round: how many times a polling loop went round
 /// before it saw what it waited for is no behaviour (Go's scheduler decides it), and
 /// each engine stops a round that saw nothing new at a different count
-/// (`World::poll`). Only a goroutine that polled (its steps name a poll) has rounds:
-/// any other goroutine's steps are kept as they are, so two receives of one value in a
-/// row stay two.
+/// (`World::poll`). Only a goroutine that polled has rounds: its steps name a poll's
+/// wait. Any other goroutine's steps are kept as they are, so two receives of one
+/// value in a row stay two, but for a generated polling loop that never waited
+/// (`never_waited`).
 #[allow(dead_code)]
 fn one_round(steps: Vec<String>) -> Vec<String> {
     let is_poll = |s: &String| {
         s.starts_with("polls in the loop at ") || s.starts_with("polls again in the loop at ")
     };
     if !steps.iter().any(is_poll) {
-        return steps;
+        return never_waited(steps);
     }
     let mut steps: Vec<String> = steps.into_iter().filter(|s| !is_poll(s)).collect();
     for len in 1..=4 {

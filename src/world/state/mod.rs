@@ -177,6 +177,19 @@ pub(crate) struct Chan {
 }
 
 impl Chan {
+    /// Whether a case on it (a send if `send`) can proceed now, as a select finds it (a
+    /// send on a closed channel proceeds, to its fault; a nil channel never).
+    pub(crate) fn ready(&self, send: bool) -> bool {
+        if self.nil {
+            return false;
+        }
+        if send {
+            self.closed || !self.recvq.is_empty() || self.buf.len() < self.cap
+        } else {
+            !self.buf.is_empty() || !self.sendq.is_empty() || self.closed
+        }
+    }
+
     /// The slot the next send into the buffer takes (Go's `sendx`).
     pub fn send_slot(&self) -> usize {
         (self.recvx + self.buf.len()) % self.cap
@@ -344,6 +357,9 @@ pub(crate) struct Gor {
     /// The clock's advances (`State::advances`) when it last began to wait at a
     /// channel (`go::chan`, a kept-back operation's place in line).
     pub queued: u64,
+    /// The channels of its select under way and whether each case sends
+    /// (`Pending::Select`).
+    pub cases: Vec<(Oid, bool)>,
     /// Vector clock: what this goroutine has seen of each goroutine's epochs.
     pub vc: Vec<u32>,
     /// Everything the goroutine has observed, folded (`super::print::mix`): each
@@ -391,6 +407,9 @@ pub(crate) enum Pending {
     Send(Oid),
     /// A receive (a select of one receive case and no default) from a channel.
     Recv(Oid),
+    /// A select with no default and other than one case: its cases are the goroutine's
+    /// `cases`.
+    Select,
 }
 
 /// What a goroutine saw at a polling loop's head: if it sees the same at the next
@@ -422,6 +441,7 @@ impl Gor {
             fault: None,
             offers: Vec::new(),
             queued: 0,
+            cases: Vec::new(),
             vc,
             hist,
             moves: 0,

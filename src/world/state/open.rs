@@ -162,14 +162,17 @@ impl State {
                 ObjKind::Chan(c) if c.cap == 0 && !c.nil && !c.closed => self.hand(g, o, &c.sendq),
                 _ => Mode::Write,
             },
+            // A select that waits (no case ready) leaves its place at each of its
+            // channels, which a plain operation that finds it there takes.
+            Some(Pending::Select) => self.select_hand(g),
             _ => Mode::Write,
         }
     }
 
     /// A plain send or receive at open unbuffered channel `o`, `other` the queue of the
     /// other side (`Mode::Hand`): nobody waiting there, it waits, leaving its place;
-    /// a plain operation first in line, it takes that one's place; a select first in
-    /// line, a write only.
+    /// a plain operation or a select with no default first in line, it takes that
+    /// one's place (released unless the select is a write, `select_hand`).
     fn hand(
         &self,
         me: Gid,
@@ -182,13 +185,47 @@ impl State {
                 take: false,
                 place: place(me, self.gors[me].steps),
             },
-            Some(&(g, _)) if matches!(self.gors[g].pending, Some(Pending::Send(p) | Pending::Recv(p)) if p == o) => {
+            Some(&(g, _))
+                if matches!(self.gors[g].pending,
+                    Some(Pending::Send(p) | Pending::Recv(p)) if p == o)
+                    || self.gors[g].pending == Some(Pending::Select) =>
+            {
                 Mode::Hand {
                     take: true,
                     place: place(g, self.gors[g].steps),
                 }
             }
             Some(_) => Mode::Write,
+        }
+    }
+}
+
+impl State {
+    /// A select with no default (`Mode::Hand`): none of its cases ready, it waits,
+    /// leaving its place at each of its channels, which a plain operation that finds
+    /// it first in line takes. Else a write: reversed with the plain operation it
+    /// finds, it would wait, seen at its other channels by steps between (a try there
+    /// would complete it), so it is no half of a hand-off on that side. Nor is a
+    /// select that names one channel twice on one side: reversed, its partner would
+    /// make two cases ready, and it would choose.
+    fn select_hand(&self, g: Gid) -> crate::engine::Mode {
+        use crate::engine::Mode;
+        let me = &self.gors[g];
+        let twice = |k: usize| me.cases[..k].contains(&me.cases[k]);
+        if (0..me.cases.len()).any(twice) || me.cases.iter().any(|&(o, send)| self.ready(o, send)) {
+            return Mode::Write;
+        }
+        Mode::Hand {
+            take: false,
+            place: place(g, me.steps),
+        }
+    }
+
+    /// Whether a case on channel `o` (a send if `send`) could go on now (`Chan::ready`).
+    fn ready(&self, o: Oid, send: bool) -> bool {
+        match &self.objs[o].kind {
+            ObjKind::Chan(c) => c.ready(send),
+            _ => true,
         }
     }
 }

@@ -51,6 +51,11 @@ pub enum Access {
     /// the woken step then races, as any step of a goroutine that was blocked, with
     /// what it waited on (the enabler rule in `analyze`).
     Wake,
+    /// Takes a woken select off each channel it waited on (`World::withdrawn`), by the
+    /// step that completed it. Counts as a write; it is the select's wait undone, not
+    /// the step's own use, so a taker never reversed with that wait does not race
+    /// through it with what came before the wait (`analyze`).
+    Withdraw,
 }
 
 /// What a thread will do at its next step, known before it is scheduled.

@@ -214,9 +214,26 @@ impl Explorer {
             // Walk back from i to the latest earlier event d dependent with the target
             // (restricted to `filter`) and race the target with d, if the target can be
             // moved before d (d happens-before no other predecessor of it).
+            // A step the target conflicts with only through the channels of a select
+            // it takes off them (`Access::Withdraw`): no dependence of the target moved,
+            // as a taker never reversed with that select's wait, before the wait,
+            // where it touches none of them.
+            let withdraws = tgt.accesses.iter().any(|a| a.1 == Access::Withdraw);
+            let own: Accesses = if withdraws {
+                tgt.accesses
+                    .iter()
+                    .filter(|a| a.1 != Access::Withdraw)
+                    .copied()
+                    .collect()
+            } else {
+                tgt.accesses.clone()
+            };
+            let withdrawn_only =
+                |k: usize| withdraws && evs[k].tid != q && !conflict(&evs[k].accesses, &own);
             let walk_back =
                 |i: usize,
                  filter: &dyn Fn(&Event) -> bool,
+                 taker: bool,
                  out: &mut Vec<(usize, Vec<Event>, Vec<Event>)>| {
                     // The candidates hold every dependent event, and the clock's
                     // advances (which touch everything).
@@ -228,7 +245,12 @@ impl Explorer {
                             continue;
                         }
                         if evs[d].tid != q
-                            && !deps().iter().any(|&k| k != d && k != i && has(&pred[k], d))
+                            && !deps().iter().any(|&k| {
+                                k != d
+                                    && k != i
+                                    && !(taker && withdrawn_only(k))
+                                    && has(&pred[k], d)
+                            })
                         {
                             out.push((d, notdep(d), later(d)));
                         }
@@ -293,8 +315,7 @@ impl Explorer {
                     // Or with a step that the target conflicts with through another
                     // object: a buffered receive races with what used its channel
                     // before the send of its value (`Mode::Buffered`).
-                    let rest: Vec<(Obj, Access)> = tgt
-                        .accesses
+                    let rest: Vec<(Obj, Access)> = own
                         .iter()
                         .filter(|(o, _)| !released.contains(o))
                         .copied()
@@ -305,7 +326,7 @@ impl Explorer {
                             .any(|(o, k)| *k == Access::Acquire && released.contains(o))
                             || conflict(&e.accesses, &rest)
                     };
-                    walk_back(i, &acq, &mut inserts);
+                    walk_back(i, &acq, true, &mut inserts);
                     continue;
                 }
                 match enabler {
@@ -314,7 +335,7 @@ impl Explorer {
                             continue; // q did not exist before i: causal, not a race
                         }
                         // i unblocked q (generic blocking): race with what q waited on.
-                        walk_back(i, &|_| true, &mut inserts);
+                        walk_back(i, &|_| true, false, &mut inserts);
                     }
                     _ => {
                         let mut v = notdep(i);
