@@ -2034,3 +2034,34 @@ fn try_beside_two_kept_back() -> ModelFn {
         c1.close();
     })
 }
+
+/// A tree cut into units (`Bounds::split`) finds what the whole tree finds. Here g3's
+/// send waits before main's receive, g1's try-receive takes its value, and main waits
+/// for ever. The send and the receive are one hand-off, never reversed; the order
+/// that matters is found through g1's try when it ran before the receive. Where the
+/// cut makes that try's level a branch point above the units, its reversal is dropped,
+/// and in the sibling unit g1 sleeps past the receive: the unit must reverse the two
+/// halves itself (found by the fan campaign of seed 20261204; cuts 3 and 4 lost it).
+#[test]
+fn a_cut_tree_finds_what_a_try_sees_between_two_halves() {
+    let model: ModelFn = Arc::new(|go: &Go| {
+        let c0: Chan<u8> = go.chan("c0", 0);
+        let c1: Chan<u8> = go.chan("c1", 0);
+        let (a, b, c) = (c1.clone(), c0.clone(), c1.clone());
+        go.go("g1", move |_| {
+            a.try_recv();
+        });
+        go.go("g2", move |_| b.send(1));
+        go.go("g3", move |_| c.send(2));
+        c0.recv();
+        c1.recv();
+        c0.close();
+    });
+    let dfs = run(&Engine::Dfs, model.clone());
+    assert!(dfs.violations.contains("deadlock"), "{:?}", dfs.violations);
+    for split in 0..=8 {
+        let d = run_in(&Engine::Dpor, &bounds().split(split), model.clone());
+        assert_eq!(d.violations, dfs.violations, "split {split}");
+        assert_eq!(unwaited(&d.outcomes), unwaited(&dfs.outcomes), "split {split}");
+    }
+}

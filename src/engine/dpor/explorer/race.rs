@@ -20,6 +20,7 @@ impl Explorer {
             e
         });
         let stack = &self.stack;
+        let (unit_root, unit_sleep) = (self.unit.map(|u| u.1), &self.unit_sleep);
         let evs: Vec<&Event> = (0..n)
             .map(|k| match &last_stop {
                 Some(e) if k + 1 == n => e,
@@ -320,13 +321,26 @@ impl Explorer {
                         .filter(|(o, _)| !released.contains(o))
                         .copied()
                         .collect();
-                    let acq = |e: &Event| {
-                        e.accesses
-                            .iter()
+                    let acq_of = |a: &[(Obj, Access)]| {
+                        a.iter()
                             .any(|(o, k)| *k == Access::Acquire && released.contains(o))
-                            || conflict(&e.accesses, &rest)
+                            || conflict(a, &rest)
                     };
+                    let acq = |e: &Event| acq_of(&e.accesses);
                     walk_back(i, &acq, true, &mut inserts);
+                    // In a unit, a goroutine asleep since the unit's root whose step the
+                    // walk back would have met, had it run before i: the branch where it
+                    // ran first is a sibling above the units, whose reversal at that step
+                    // was dropped (`split`), and here it never runs before i. Reverse the
+                    // two halves directly, as if they were plain writes.
+                    if unit_root.is_some_and(|at| i >= at)
+                        && stack[i]
+                            .sleep
+                            .iter()
+                            .any(|s| s.0 != q && unit_sleep.contains(s) && acq_of(&s.1))
+                    {
+                        inserts.push((i, notdep(i), later(i)));
+                    }
                     continue;
                 }
                 match enabler {
