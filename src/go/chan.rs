@@ -646,9 +646,9 @@ fn ahead(
     if cand.is_empty() {
         return Ok(Vec::new());
     }
-    // More than a few recent selects at one operation's channels: all of its
-    // places would be too many to explore (docs/dpor.md says so). It waits behind them.
-    const MOST: usize = 12;
+    // More than 20 recent selects at one operation's channels: their sets are too
+    // many to list (docs/dpor.md's known limits say so). It waits behind them.
+    const MOST: usize = 20;
     if cand.len() > MOST {
         return Ok(Vec::new());
     }

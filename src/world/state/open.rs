@@ -179,6 +179,13 @@ impl State {
                     }
                 }
                 ObjKind::Chan(c) if c.cap == 0 && !c.nil && !c.closed => self.hand(g, o, &c.recvq),
+                // A select waiting to receive at a buffered channel (one with a case at
+                // an unbuffered channel is not kept back): taken as at an unbuffered
+                // one. Reversed, the send puts the value in and the select, coming
+                // later, finds it there.
+                ObjKind::Chan(c) if !c.nil && !c.closed && !c.recvq.is_empty() => {
+                    self.hand(g, o, &c.recvq)
+                }
                 _ => Mode::Write,
             },
             Some(Pending::Recv(o)) => match &self.objs[o].kind {
@@ -191,6 +198,12 @@ impl State {
                     }
                 }
                 ObjKind::Chan(c) if c.cap == 0 && !c.nil && !c.closed => self.hand(g, o, &c.sendq),
+                // A select waiting to send at a full buffer: the receive takes the
+                // oldest value and moves the select's in. Reversed, the select finds
+                // the room the receive left.
+                ObjKind::Chan(c) if !c.nil && !c.closed && !c.sendq.is_empty() => {
+                    self.hand(g, o, &c.sendq)
+                }
                 _ => Mode::Write,
             },
             // A select that waits (no case ready) leaves its place at each of its
@@ -200,10 +213,12 @@ impl State {
         }
     }
 
-    /// A plain send or receive at open unbuffered channel `o`, `other` the queue of the
-    /// other side (`Mode::Hand`): nobody waiting there, it waits, leaving its place;
-    /// a plain operation or a select with no default first in line, it takes that
-    /// one's place (released unless the select is a write, `select_hand`).
+    /// A plain send or receive at open channel `o` (unbuffered, or buffered with the
+    /// other side's queue not empty), `other` the queue of the other side
+    /// (`Mode::Hand`): nobody waiting there, it waits, leaving its place; a plain
+    /// operation or a select with no default first in line, it takes that one's place
+    /// (released unless the select is a write, `select_hand`, or a plain operation
+    /// that waited at a buffered channel, whose attempt is a write).
     fn hand(
         &self,
         me: Gid,
