@@ -179,13 +179,6 @@ impl State {
                     }
                 }
                 ObjKind::Chan(c) if c.cap == 0 && !c.nil && !c.closed => self.hand(g, o, &c.recvq),
-                // A select waiting to receive at a buffered channel (one with a case at
-                // an unbuffered channel is not kept back): taken as at an unbuffered
-                // one. Reversed, the send puts the value in and the select, coming
-                // later, finds it there.
-                ObjKind::Chan(c) if !c.nil && !c.closed && !c.recvq.is_empty() => {
-                    self.hand(g, o, &c.recvq)
-                }
                 _ => Mode::Write,
             },
             Some(Pending::Recv(o)) => match &self.objs[o].kind {
@@ -198,12 +191,6 @@ impl State {
                     }
                 }
                 ObjKind::Chan(c) if c.cap == 0 && !c.nil && !c.closed => self.hand(g, o, &c.sendq),
-                // A select waiting to send at a full buffer: the receive takes the
-                // oldest value and moves the select's in. Reversed, the select finds
-                // the room the receive left.
-                ObjKind::Chan(c) if !c.nil && !c.closed && !c.sendq.is_empty() => {
-                    self.hand(g, o, &c.sendq)
-                }
                 _ => Mode::Write,
             },
             // A select that waits (no case ready) leaves its place at each of its
@@ -213,12 +200,10 @@ impl State {
         }
     }
 
-    /// A plain send or receive at open channel `o` (unbuffered, or buffered with the
-    /// other side's queue not empty), `other` the queue of the other side
-    /// (`Mode::Hand`): nobody waiting there, it waits, leaving its place; a plain
-    /// operation or a select with no default first in line, it takes that one's place
-    /// (released unless the select is a write, `select_hand`, or a plain operation
-    /// that waited at a buffered channel, whose attempt is a write).
+    /// A plain send or receive at open unbuffered channel `o`, `other` the queue of the
+    /// other side (`Mode::Hand`): nobody waiting there, it waits, leaving its place;
+    /// a plain operation or a select with no default first in line, it takes that
+    /// one's place (released unless the select is a write, `select_hand`).
     fn hand(
         &self,
         me: Gid,
@@ -252,12 +237,13 @@ impl State {
     /// it first in line takes. Else a write: reversed with the plain operation it
     /// finds, it would wait, seen at its other channels by steps between (a try there
     /// would complete it), so it is no half of a hand-off on that side. Nor is a
-    /// select that names one channel twice on one side: reversed, its partner would
-    /// make two cases ready, and it would choose.
+    /// select that names one channel twice: on one side, reversed, its partner would
+    /// make two cases ready, and it would choose; on both, a third goroutine on the
+    /// taker's other side could pair with the select or with the taker.
     fn select_hand(&self, g: Gid) -> crate::engine::Mode {
         use crate::engine::Mode;
         let me = &self.gors[g];
-        let twice = |k: usize| me.cases[..k].contains(&me.cases[k]);
+        let twice = |k: usize| me.cases[..k].iter().any(|c| c.0 == me.cases[k].0);
         if (0..me.cases.len()).any(twice) || me.cases.iter().any(|&(o, send)| self.ready(o, send)) {
             return Mode::Write;
         }
