@@ -1252,6 +1252,46 @@ fn a_select_naming_a_channel_on_both_sides_is_no_half() {
     assert!(d.violations.contains("deadlock"), "{:?}", d.violations);
 }
 
+/// Nor is a select with a case at a buffered channel a half of a hand-off at its
+/// unbuffered ones: waiting at the buffered channel it stands in a line where a plain
+/// receive kept back at the empty buffer may have come first. Made a half, dpor lost
+/// one of loom's outcomes here (the fan campaign of seed 20261205, about its 2,094th
+/// program): `c0` has capacity 1, `c1` none; `g1` selects to send on `c1` or receive
+/// from `c0`, then receives from `c1`; `g2` sends on `c1`, then tries to send on `c0`;
+/// `g3` tries to send on `c0`, then receives from `c1`; main receives from `c0`. The
+/// outcome lost: `g1`'s select finds both cases ready and sends to `g3`.
+#[test]
+fn a_select_with_a_case_at_a_buffer_is_no_half() {
+    let model: ModelFn = Arc::new(|go: &Go| {
+        let c0: Chan<u8> = go.chan("c0", 1);
+        let c1: Chan<u8> = go.chan("c1", 0);
+        let (a0, a1) = (c0.clone(), c1.clone());
+        go.go("g1", move |go| {
+            let f = go.select().send(&a1, 10).recv(&a0).wait();
+            go.note(format!("case {:?}", f.index));
+            let v = a1.recv();
+            go.note(format!("got {v:?}"));
+        });
+        let (b0, b1) = (c0.clone(), c1.clone());
+        go.go("g2", move |go| {
+            b1.send(20);
+            let f = go.select().send(&b0, 21).default().wait();
+            go.note(format!("case {:?}", f.index));
+        });
+        let (d0, d1) = (c0.clone(), c1.clone());
+        go.go("g3", move |go| {
+            let f = go.select().send(&d0, 30).default().wait();
+            go.note(format!("case {:?}", f.index));
+            let v = d1.recv();
+            go.note(format!("got {v:?}"));
+        });
+        let v = c0.recv();
+        go.note(format!("got {v:?}"));
+    });
+    let b = bounds().time(stalemate::TimeMode::Virtual);
+    same_as_loom_in(&b, model);
+}
+
 /// A plain operation at a buffered channel does not take the place of a select waiting
 /// there (one with a case at an unbuffered channel, which is not kept back), as it
 /// does at an unbuffered channel: reversed, the select would come to the buffer with

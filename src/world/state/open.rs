@@ -239,12 +239,21 @@ impl State {
     /// would complete it), so it is no half of a hand-off on that side. Nor is a
     /// select that names one channel twice: on one side, reversed, its partner would
     /// make two cases ready, and it would choose; on both, a third goroutine on the
-    /// taker's other side could pair with the select or with the taker.
+    /// taker's other side could pair with the select or with the taker. Nor one with
+    /// a case at a buffered channel: there it stands in a line where a plain operation
+    /// kept back (`held_at_chan`) may have come before it, so a step that hands it a
+    /// value may have handed it to that one.
     fn select_hand(&self, g: Gid) -> crate::engine::Mode {
         use crate::engine::Mode;
         let me = &self.gors[g];
         let twice = |k: usize| me.cases[..k].iter().any(|c| c.0 == me.cases[k].0);
-        if (0..me.cases.len()).any(twice) || me.cases.iter().any(|&(o, send)| self.ready(o, send)) {
+        let buffered = |o: Oid| matches!(&self.objs[o].kind, ObjKind::Chan(c) if c.cap > 0);
+        if (0..me.cases.len()).any(twice)
+            || me
+                .cases
+                .iter()
+                .any(|&(o, send)| self.ready(o, send) || buffered(o))
+        {
             return Mode::Write;
         }
         Mode::Hand {
