@@ -101,7 +101,6 @@ impl EngineRun {
             && self.explored.stop == Stop::Exhausted
             && self.explored.executions > 0
             && self.explored.part.is_none()
-            && !self.explored.units
             && self.explored.cut == 0
     }
 
@@ -135,14 +134,11 @@ impl EngineRun {
                 "{n}: the search ended, but nothing past a cut was explored: no proof (raise max_steps, or set at_max_steps = \"fail\" for a model whose executions must end)"
             ),
             (Stop::Exhausted, _) if let Some(p) = self.explored.part => format!(
-                "{n}: every interleaving of part {}/{} of the tree ({} of its {} units, picked by a mix of their numbers; no proof, even with every part: a cut is known to lose a violation, docs/dpor.md)",
+                "{n}: every interleaving of part {}/{} of the tree ({} of its {} units, picked by a mix of their numbers; proven for these parameters once every part is)",
                 p.k + 1,
                 p.n,
                 p.own,
                 p.units,
-            ),
-            (Stop::Exhausted, _) if self.explored.units && self.found.is_none() => format!(
-                "{n}: every interleaving of a tree cut into units (no proof: a cut is known to lose a violation, docs/dpor.md)"
             ),
             (Stop::Exhausted, _) if self.found.is_some() => format!(
                 "{n}: the whole tree, past each violation ({} kinds found)",

@@ -693,13 +693,7 @@ fn shards_split_a_dpor_tree_into_parts_that_add_up_to_it() {
     let file = file.to_str().unwrap();
     let whole = json_lines(&stalemate(&["run", "--format", "json", file]));
     assert_eq!(whole.len(), 1);
-    // A cut tree is no proof yet (docs/dpor.md, "Not done yet"), whole or in parts.
-    assert!(
-        whole[0]["coverage"]
-            .as_str()
-            .unwrap()
-            .contains("cut into units (no proof")
-    );
+    assert!(whole[0]["coverage"].as_str().unwrap().contains("proven"));
     let mut sum = 0;
     for k in 1..=3 {
         let shard = format!("{k}/3");
@@ -712,10 +706,7 @@ fn shards_split_a_dpor_tree_into_parts_that_add_up_to_it() {
             coverage.contains(&format!("part {k}/3 of the tree")),
             "{coverage}"
         );
-        assert!(
-            coverage.contains("no proof, even with every part"),
-            "{coverage}"
-        );
+        assert!(coverage.contains("once every part is"), "{coverage}");
         sum += lines[0]["executions"].as_u64().unwrap();
     }
     assert_eq!(sum, whole[0]["executions"].as_u64().unwrap());

@@ -900,8 +900,8 @@ fn stateful_agrees(p: &Program, dfs: &Census) -> Result<(), String> {
 fn dpor_agrees(p: &Program, dfs: &Census, by: &str) -> Result<(), String> {
     // The cut into units varies with the program (no cut, the default, deep ones): the
     // levels above the units are explored another way (`Bounds::split`).
-    // A campaign may leave the cuts out (`STALEMATE_DIFF_NO_SPLIT`): a cut loses a
-    // deadlock on one program (docs/dpor.md, "Not done yet").
+    // A campaign may leave the cuts out (`STALEMATE_DIFF_NO_SPLIT`), to tell a
+    // difference a cut makes from one it does not.
     let cuts = std::env::var_os("STALEMATE_DIFF_NO_SPLIT").is_none();
     let split = [0, 2, 4, 12][(p.main.len() + p.goroutines.len()) % 4] * u32::from(cuts);
     let cut = bounds(p).split(split);

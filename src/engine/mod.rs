@@ -769,9 +769,6 @@ pub struct Explored {
     /// Of the executions, those cut at the step bound (`AtMaxSteps::Cut`): what lies
     /// past their cut was not explored, so a search with any is no proof.
     pub cut: u64,
-    /// The tree was cut into units (`dpor` with a `split`, or one part of several):
-    /// no proof, a cut being known to lose a violation (docs/dpor.md, "Not done yet").
-    pub units: bool,
     /// The body number of the execution whose finding is the exploration's, when
     /// that is not the last one run (threads of one `dpor` exploration).
     pub(crate) finding: Option<u64>,
@@ -786,7 +783,6 @@ impl Explored {
             part: None,
             traces: None,
             cut: 0,
-            units: false,
             finding: None,
         }
     }

@@ -194,7 +194,6 @@ pub(crate) fn explore(
     let best = shared.best.load(SeqCst);
     let mut explored = Explored::new(runs.values().sum(), Stop::Exhausted);
     explored.cut = shared.cuts.load(SeqCst);
-    explored.units = true;
     if let Some(&(at, body_no)) = lock(&shared.found).get(&best) {
         explored.executions = runs.range(..best).map(|(_, n)| n).sum::<u64>() + at;
         explored.stop = Stop::Found;
