@@ -975,19 +975,19 @@ fn a_fan_in_is_one_execution() {
     assert_eq!(counts(0, 1..=12), [1; 12]);
 }
 
-/// A fan-in over channels of capacity `cap` where one side of each is a select with no
-/// default beside a channel never ready: the workers' sends (`select_sends`) or main's
-/// receives.
-fn fan_in_through_selects(n: usize, select_sends: bool, cap: usize) -> ModelFn {
+/// A fan-in over unbuffered channels where one side of each hand-off is a select with
+/// no default beside a channel never ready: the workers' sends (`select_sends`) or
+/// main's receives.
+fn fan_in_through_selects(n: usize, select_sends: bool) -> ModelFn {
     Arc::new(move |go: &Go| {
-        let quit = go.chan::<usize>("quit", cap);
-        let chans: Vec<Chan<usize>> = (0..n).map(|i| go.chan(&format!("ch{i}"), cap)).collect();
+        let quit = go.chan::<usize>("quit", 0);
+        let chans: Vec<Chan<usize>> = (0..n).map(|i| go.chan(&format!("ch{i}"), 0)).collect();
         for (i, c) in chans.iter().enumerate() {
             let c = c.clone();
             go.go(&format!("w{i}"), move |go| {
                 if select_sends {
                     // Each its own: selects waiting at one channel are in line there.
-                    let quit = go.chan::<usize>(&format!("quit{i}"), cap);
+                    let quit = go.chan::<usize>(&format!("quit{i}"), 0);
                     go.select().send(&c, i).recv(&quit).wait();
                 } else {
                     c.send(i);
@@ -1018,13 +1018,13 @@ fn fan_in_through_selects(n: usize, select_sends: bool, cap: usize) -> ModelFn {
 fn a_fan_in_to_a_waiting_select_is_one_execution() {
     for select_sends in [true, false] {
         for n in 1..=2 {
-            same_as_dfs(fan_in_through_selects(n, select_sends, 0));
+            same_as_dfs(fan_in_through_selects(n, select_sends));
         }
     }
     let counts = |select_sends: bool| -> Vec<u64> {
         (1..=10)
             .map(|n| {
-                run(&Engine::Dpor, fan_in_through_selects(n, select_sends, 0))
+                run(&Engine::Dpor, fan_in_through_selects(n, select_sends))
                     .explored
                     .executions
             })
