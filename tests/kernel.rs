@@ -1357,3 +1357,37 @@ fn a_hand_off_that_completes_a_select_runs_no_execution_in_vain() {
         t.traces.len()
     );
 }
+
+/// `len(ch)` and `cap(ch)` give Go's values (the kernel panics on a wrong one; a
+/// timer's channel is unbuffered since Go 1.23). `len` is a step of its own that sends
+/// and receives are reversed with: two producers that check for room before sending
+/// both see room for one value, and the second blocks forever; a select with a default
+/// decides and sends in one step, and is proven. Both trees reach every trace of the
+/// search without reduction.
+#[test]
+fn len_of_a_channel_is_a_step_and_a_check_before_a_send_leaks() {
+    expect("chan_len.go", "pass");
+    found(
+        &["--engine", "dpor", "tests/kernels/len_send.go"],
+        "deadlock",
+        &[
+            "len events: 0",
+            "G3 main.func1 in main.func1 at len_send.go:11 waits for send on channel events (full, 1/1)",
+        ],
+    );
+    proven(&["--engine", "dpor", "tests/kernels/len_send_fixed.go"]);
+    use stalemate::explore::traces;
+    for k in ["len_send", "len_send_fixed"] {
+        let path = format!("tests/kernels/{k}.go");
+        let src = std::fs::read_to_string(&path).expect("kernel");
+        let model = stalemate::kernel::parse(&path, &src, None)
+            .expect("parses")
+            .into_model(k)
+            .build("kernel", &stalemate::model::Params(Default::default()));
+        let b = stalemate::explore::Bounds::default();
+        let dpor = traces(&b, model.clone(), false).expect("ran");
+        let all = traces(&b, model, true).expect("ran");
+        assert!(all.stopped.is_empty(), "{k}");
+        assert_eq!(dpor.traces, all.traces, "{k}");
+    }
+}

@@ -113,6 +113,28 @@ impl<T: Send + 'static> Chan<T> {
         }
     }
 
+    /// `len(ch)`: the values in its buffer. One step that every send, receive and close
+    /// of the channel depends on, since each may change what it reads; it orders nothing
+    /// (Go's memory model gives `len` no edge, and the race detector does not see it).
+    #[allow(clippy::len_without_is_empty)] // Go has `len`, not `is_empty`
+    pub fn len(&self) -> usize {
+        let o = &self.o;
+        o.w.op(&[o], |st, _| {
+            let name = st.label(o.id);
+            let n = chan(st, o.id).buf.len();
+            st.observed = n as u128;
+            Attempt::Done(n, say!(st, "len {name}: {n}"))
+        })
+    }
+
+    /// `cap(ch)`: fixed when the channel was made, so reading it is no step.
+    pub fn cap(&self) -> usize {
+        match &self.o.w.lock().objs[self.o.id].kind {
+            ObjKind::Chan(c) => c.cap,
+            _ => unreachable!("not a channel"),
+        }
+    }
+
     /// `close(ch)`
     pub fn close(&self) {
         let o = &self.o;

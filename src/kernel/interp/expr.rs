@@ -770,8 +770,14 @@ impl<'a> I<'a> {
                     self.map_access(&m, || describe(&args[0]), false);
                     Value::Int(lock(&m).len() as i64)
                 }
+                Value::Chan(k) => Value::Int(match &k.c {
+                    ChanImpl::Val(c) if n == "len" => c.len(),
+                    ChanImpl::Val(c) => c.cap(),
+                    // Since Go 1.23 a timer's channel is unbuffered: len and cap are 0.
+                    ChanImpl::Time(_) | ChanImpl::Nil(_) => 0,
+                } as i64),
                 Value::Nil => Value::Int(0),
-                o => return Err(unsupported(format!("len of {}", o.show()))),
+                o => return Err(unsupported(format!("{n} of {}", o.show()))),
             },
             "append" => {
                 let base = ev(0)?;
