@@ -546,14 +546,13 @@ fn attempt(
         return Attempt::Done((None, None), say!(st, "{what}: nothing ready, default"));
     }
     // A replay takes the place its schedule recorded, whichever engine found it.
-    let (ahead, entries) = match cases {
-        [c] if crate::engine::keeps_back(kind) || st.replay.is_some() => {
-            match ahead(st, me, kind, c) {
-                Ok(k) => k,
-                Err(v) => return Attempt::Fail(v, say!(st, "{what}: diverged")),
-            }
+    let before = if crate::engine::keeps_back(kind) || st.replay.is_some() {
+        match ahead(st, me, kind, cases) {
+            Ok(d) => d,
+            Err(v) => return Attempt::Fail(v, say!(st, "{what}: diverged")),
         }
-        _ => (0, 0),
+    } else {
+        Vec::new()
     };
     st.gors[me].queued = st.advances;
     let mut waits = Vec::new();
@@ -566,88 +565,142 @@ fn attempt(
         match &case.send {
             Some(_) => {
                 let q = &mut chan(st, id).sendq;
+                let entries = q.iter().filter(|e| before.contains(&e.0)).count();
                 q.insert(q.len() - entries, (me, i));
                 let v = tagged(st, me, case).expect("send value");
                 st.gors[me].offers.push((i, v));
             }
             None => {
                 let q = &mut chan(st, id).recvq;
+                let entries = q.iter().filter(|e| before.contains(&e.0)).count();
                 q.insert(q.len() - entries, (me, i));
             }
         }
     }
-    let text = match ahead {
+    let text = match before.len() {
         0 => say!(st, "{what}: waits"),
         k => say!(st, "{what}, ahead of {k} that came after it: waits"),
     };
     Attempt::Block(Wait::Chan(waits), text)
 }
 
-/// How many of the selects waiting on its side of the channel a plain operation about
-/// to wait there goes ahead of, under an engine that keeps it back. Kept back at a
-/// buffered channel (`State::held_at_chan`), it waits only once every runnable
+/// The selects waiting at its channels that an operation about to wait there goes
+/// ahead of, under an engine that keeps it back: a plain operation at a buffered
+/// channel (`State::held_at_chan`), or a select whose cases are all at buffered
+/// channels (`State::held_at_select`). Kept back, it waits only once every runnable
 /// goroutine is kept back; in Go it may have come before any select that began to
 /// wait there since the clock last moved on (the clock does not move while it is kept
 /// back, and a select's wait is seen by nobody but the clock until it completes). Go's
-/// queue is first in, first out, and once every goroutine waits the clock lets a
-/// receive, a send or a tick serve it from the front. How many of those selects it
-/// came before is a choice; a plain operation among them ends the count (their order
-/// is the race between their attempts). The choice rests on the queue and the clock's
-/// count alone, the same in every order of independent steps. Returns how many
-/// selects, and how many queue entries they hold (a select may wait twice on one
-/// channel).
+/// queues are first in, first out, and once every goroutine waits the clock lets a
+/// receive, a send or a tick serve them from the front. Which of those selects it came
+/// before is a choice. It came to all its channels at once, so the choice is a set
+/// closed under "came later" (a select behind one it came before is one too); a plain
+/// operation among them, or a select that came before the clock moved, bars itself
+/// and every select before it in line (their order is the race between their
+/// attempts, or fixed). The options, fewest first (for one channel: how many of the
+/// last selects), rest on the queues and the clock's count alone, the same in every
+/// order of independent steps.
 fn ahead(
     st: &mut State,
     me: Gid,
     kind: crate::engine::Kind,
-    c: &Case<'_>,
-) -> Result<(usize, usize), Violation> {
-    let ObjKind::Chan(ch) = &st.objs[c.o.id].kind else {
-        unreachable!("not a channel")
-    };
-    if ch.cap == 0 || ch.nil || ch.closed {
-        return Ok((0, 0));
-    }
-    let q = match c.dir() {
-        Dir::Send => &ch.sendq,
-        Dir::Recv => &ch.recvq,
-    };
-    // Entries from the back, each select's as one: `ends[k]`, the entries of the
-    // last k selects.
-    let mut ends = vec![0];
-    let mut last = None;
-    for &(g, _) in q.iter().rev() {
-        if st.gors[g].queued != st.advances
-            || !matches!(st.gors[g].pending, None | Some(Pending::Select))
-        {
-            break;
+    cases: &[Case<'_>],
+) -> Result<Vec<Gid>, Violation> {
+    // Each queue of its channels front to back, nil channels left out: it waits at
+    // none of them.
+    let mut queues: Vec<Vec<Gid>> = Vec::new();
+    for c in cases {
+        let ObjKind::Chan(ch) = &st.objs[c.o.id].kind else {
+            unreachable!("not a channel")
+        };
+        if ch.nil {
+            continue;
         }
-        if last != Some(g) {
-            ends.push(*ends.last().expect("starts with 0"));
+        if ch.cap == 0 || ch.closed {
+            // Not kept back: it came where it waits.
+            return Ok(Vec::new());
         }
-        *ends.last_mut().expect("pushed") += 1;
-        last = Some(g);
+        let q = match c.dir() {
+            Dir::Send => &ch.sendq,
+            Dir::Recv => &ch.recvq,
+        };
+        queues.push(q.iter().map(|e| e.0).collect());
     }
     // Once every goroutine waits, only the clock (a sleeper, `synctest.Wait`, a timer)
     // or a poll that the wait wakes serves a queue again: without one the
     // execution ends with every goroutine waiting, whatever the order.
-    let served = || {
-        !st.timers.is_empty()
-            || st
-                .gors
-                .iter()
-                .any(|g| matches!(g.wait, Some(Wait::Sleep(_) | Wait::Poll(_))))
-    };
-    if ends.len() == 1 || !served() {
-        return Ok((0, 0));
+    let served = !st.timers.is_empty()
+        || st
+            .gors
+            .iter()
+            .any(|g| matches!(g.wait, Some(Wait::Sleep(_) | Wait::Poll(_))));
+    if !served {
+        return Ok(Vec::new());
     }
-    let options: Vec<usize> = (0..ends.len()).collect();
+    let recent = |g: Gid| {
+        st.gors[g].queued == st.advances
+            && matches!(st.gors[g].pending, None | Some(Pending::Select))
+    };
+    // Candidates: the recent selects at the back of a queue. Barred: everything else
+    // in a queue, and whatever is before a barred one in some queue.
+    let mut cand: BTreeSet<Gid> = BTreeSet::new();
+    let mut barred: BTreeSet<Gid> = BTreeSet::new();
+    for q in &queues {
+        let back = q.iter().rev().take_while(|&&g| recent(g)).count();
+        cand.extend(&q[q.len() - back..]);
+        barred.extend(&q[..q.len() - back]);
+    }
+    loop {
+        let more: Vec<Gid> = queues
+            .iter()
+            .flat_map(|q| {
+                let last = q.iter().rposition(|g| barred.contains(g));
+                q[..last.unwrap_or(0)].iter().copied()
+            })
+            .filter(|g| !barred.contains(g))
+            .collect();
+        if more.is_empty() {
+            break;
+        }
+        barred.extend(more);
+    }
+    let cand: Vec<Gid> = cand.difference(&barred).copied().collect();
+    if cand.is_empty() {
+        return Ok(Vec::new());
+    }
+    // More than a few recent selects at one operation's channels: all of its
+    // places would be too many to explore (docs/dpor.md says so). It waits behind them.
+    const MOST: usize = 12;
+    if cand.len() > MOST {
+        return Ok(Vec::new());
+    }
+    // A set is an option if, with any select, it holds every one behind it in line.
+    let bit = |g: Gid| 1u32 << cand.iter().position(|&c| c == g).expect("a candidate");
+    let closed = |set: u32| {
+        queues.iter().all(|q| {
+            let mut seen = false;
+            q.iter().filter(|g| cand.contains(g)).all(|&g| {
+                let inside = set & bit(g) != 0;
+                let ok = inside || !seen;
+                seen |= inside;
+                ok
+            })
+        })
+    };
+    let mut options: Vec<u32> = (0..1u32 << cand.len()).filter(|&s| closed(s)).collect();
+    options.sort_by_key(|s| (s.count_ones(), *s));
     // A schedule found where the goroutine was not kept back (shuttle's) recorded no
     // place: it waited at the back.
     let k = if st.replay.is_some() && st.replayed_case().is_none() {
         0
     } else {
-        st.choose(kind, me, &options)?
+        let list: Vec<usize> = (0..options.len()).collect();
+        st.choose(kind, me, &list)?
     };
-    Ok((k, ends[k]))
+    let set = options[k];
+    Ok(cand
+        .iter()
+        .copied()
+        .filter(|&g| set & bit(g) != 0)
+        .collect())
 }

@@ -342,13 +342,21 @@ fn waits_on(st: &State, g: Gid) -> Option<Vec<Oid>> {
     if matches!(w, Wait::Sleep(_) | Wait::Poll(_) | Wait::Bound) {
         return None;
     }
-    let clock = |o: Oid| st.timers.iter().any(|t| t.1 == o) || st.armed.iter().any(|t| t.0 == o);
-    let nil = |o: Oid| matches!(&st.objs[o].kind, ObjKind::Chan(c) if c.nil);
     let objs = w.objects();
-    match objs.iter().any(|&o| clock(o)) {
+    match objs.iter().any(|&o| on_clock(st, o)) {
         true => None,
-        false => Some(objs.into_iter().filter(|&o| !nil(o)).collect()),
+        false => Some(objs.into_iter().filter(|&o| !nil(st, o)).collect()),
     }
+}
+
+/// Whether the clock will send on channel `o` (a timer's or a ticker's).
+fn on_clock(st: &State, o: Oid) -> bool {
+    st.timers.iter().any(|t| t.1 == o) || st.armed.iter().any(|t| t.0 == o)
+}
+
+/// Whether `o` is a nil channel.
+fn nil(st: &State, o: Oid) -> bool {
+    matches!(&st.objs[o].kind, ObjKind::Chan(c) if c.nil)
 }
 
 /// Go's goroutine leak rule (Go 1.26's `goroutineleak` profile), at a cut: a goroutine
@@ -375,6 +383,17 @@ fn leaked(st: &State) -> Option<Vec<Gid>> {
             Status::Running | Status::Turn => match (lock_wait(st, g), st.held_at_chan(g)) {
                 (Some(Wait::Lock(o) | Wait::WLock(o)), _) | (_, Some(o)) => {
                     waiting.push((g, vec![o]))
+                }
+                // Kept back at a select (`State::held_at_select`): at its channels,
+                // unless the clock will serve one.
+                _ if st.held_at_select(g) => {
+                    let objs: Vec<Oid> = st.gors[g].cases.iter().map(|c| c.0).collect();
+                    match objs.iter().any(|&o| on_clock(st, o)) {
+                        true => roots.push(g),
+                        false => {
+                            waiting.push((g, objs.into_iter().filter(|&o| !nil(st, o)).collect()))
+                        }
+                    }
                 }
                 _ => roots.push(g),
             },

@@ -60,7 +60,9 @@ pub fn unwaited(outcomes: &BTreeSet<String>) -> BTreeSet<String> {
                             !(s.ends_with(", waits")
                                 && (s.starts_with("lock ") || s.starts_with("wait ")))
                                 && !(chan_op(s) && s.ends_with(": waits"))
-                                && !(s.starts_with("select { ") && s.ends_with(" }: waits"))
+                                && !(s.starts_with("select { ")
+                                    && (s.ends_with(" }: waits")
+                                        || s.ends_with(" that came after it: waits")))
                         })
                         .map(|s| {
                             let s = plain_chan_op(&select_op(s));

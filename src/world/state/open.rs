@@ -36,6 +36,7 @@ impl State {
             },
             Some(Pending::Wait(o)) => self.counter(o) <= 0,
             Some(Pending::Recv(_) | Pending::Send(_)) => self.held_at_chan(g).is_none(),
+            Some(Pending::Select) => !self.held_at_select(g),
             _ => true,
         }
     }
@@ -67,6 +68,36 @@ impl State {
         };
         let held = !self.gors[g].handed() && !c.nil && !c.closed && c.cap > 0 && waits;
         held.then_some(o)
+    }
+
+    /// Whether goroutine `g`'s select with no default would wait where its waiting is
+    /// no event, so it is kept back until a case is ready: every case at a buffered
+    /// channel, open, none ready (a nil channel's case never is, and is left out).
+    /// Waiting there, it is seen by nobody but the clock, as a plain operation at a
+    /// buffered channel is (`held_at_chan`): every other operation sees the buffers
+    /// only. Once a case is ready it chooses among the cases ready then, as Go's does
+    /// had it come late; one that waited would have been completed by the first, which
+    /// it may also choose. Its place in line, which the clock can see, is a choice when
+    /// it waits (`go::chan::ahead`).
+    pub(crate) fn held_at_select(&self, g: Gid) -> bool {
+        let me = &self.gors[g];
+        if me.pending != Some(Pending::Select) || me.handed() {
+            return false;
+        }
+        let mut any = false;
+        for &(o, send) in &me.cases {
+            let ObjKind::Chan(c) = &self.objs[o].kind else {
+                return false;
+            };
+            if c.nil {
+                continue;
+            }
+            if c.cap == 0 || c.closed || c.ready(send) {
+                return false;
+            }
+            any = true;
+        }
+        any
     }
 
     /// How goroutine `g`'s next step uses its objects (see `Pending`).

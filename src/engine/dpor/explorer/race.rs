@@ -350,6 +350,31 @@ impl Explorer {
                         }
                         // i unblocked q (generic blocking): race with what q waited on.
                         walk_back(i, &|_| true, false, &mut inserts);
+                        // Kept back (not parked) at several objects (a select kept
+                        // back at buffered channels, its attempt a write of each), q
+                        // goes on once any of them lets it: where a step that does not
+                        // happen after i touches one that i does not, that step could
+                        // have let q go before i, so i races with q as any dependent
+                        // step.
+                        let others: Vec<Obj> = stack[i]
+                            .blocked
+                            .iter()
+                            .filter(|x| x.tid == q && !x.parked)
+                            .flat_map(|x| x.accesses.iter())
+                            .filter(|a| a.1 == Access::Write)
+                            .map(|a| a.0)
+                            .collect();
+                        let v = notdep(i);
+                        let other = |o: &Obj| !evs[i].accesses.iter().any(|a| a.0 == *o);
+                        if others.len() >= 2
+                            && v[..v.len() - 1].iter().any(|e| {
+                                e.accesses
+                                    .iter()
+                                    .any(|a| others.contains(&a.0) && other(&a.0))
+                            })
+                        {
+                            inserts.push((i, v, later(i)));
+                        }
                     }
                     _ => {
                         let mut v = notdep(i);
