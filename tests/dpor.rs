@@ -1252,6 +1252,35 @@ fn a_select_naming_a_channel_on_both_sides_is_no_half() {
     assert!(d.violations.contains("deadlock"), "{:?}", d.violations);
 }
 
+/// Selects kept back at buffered channels whose attempts run once every goroutine is
+/// kept back (main asleep in virtual time) wait in the order of their attempts, which
+/// race as any steps; like plain operations, they choose no place ahead of one
+/// another, only ahead of a select that waited without being kept back. Three selects
+/// over pairs of three channels, main sending on each after a sleep: one execution per
+/// order of their attempts, 3! (48 when each also chose its place among the others,
+/// with the same outcomes, found by review).
+#[test]
+fn selects_kept_back_wait_in_the_order_of_their_attempts() {
+    let model: ModelFn = Arc::new(|go: &Go| {
+        let ch: Vec<Chan<u8>> = ["a", "b", "c"].iter().map(|n| go.chan(n, 1)).collect();
+        for (i, j) in [(0, 1), (1, 2), (0, 2)] {
+            let (x, y) = (ch[i].clone(), ch[j].clone());
+            go.go(&format!("s{i}{j}"), move |go| {
+                let mut f = go.select().recv(&x).recv(&y).wait();
+                let i = f.index;
+                go.note(format!("case {i:?} got {:?}", f.take::<u8>()));
+            });
+        }
+        go.sleep(Duration::from_millis(1));
+        for (k, c) in ch.iter().enumerate() {
+            c.send(k as u8 + 1);
+        }
+    });
+    let b = bounds().time(stalemate::TimeMode::Virtual);
+    let (_, d) = same_as_loom_in(&b, model);
+    assert_eq!(d.explored.executions, 6);
+}
+
 /// Nor is a select with a case at a buffered channel a half of a hand-off at its
 /// unbuffered ones: waiting at the buffered channel it stands in a line where a plain
 /// receive kept back at the empty buffer may have come first. Made a half, dpor lost

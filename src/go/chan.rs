@@ -637,9 +637,22 @@ fn ahead(
     if !served {
         return Ok(Vec::new());
     }
+    // A select whose cases are all at buffered channels was kept back before it
+    // waited (`State::held_at_select`), as a plain operation is: its attempt's order
+    // against this one is the race between the two, not a place to choose.
+    let kept = |g: Gid| {
+        st.gors[g]
+            .cases
+            .iter()
+            .all(|&(o, _)| matches!(&st.objs[o].kind, ObjKind::Chan(c) if c.nil || c.cap > 0))
+    };
     let recent = |g: Gid| {
         st.gors[g].queued == st.advances
-            && matches!(st.gors[g].pending, None | Some(Pending::Select))
+            && match st.gors[g].pending {
+                None => true,
+                Some(Pending::Select) => !kept(g),
+                _ => false,
+            }
     };
     // Candidates: the recent selects at the back of a queue. Barred: everything else
     // in a queue, and whatever is before a barred one in some queue.
