@@ -113,11 +113,16 @@ impl<T: Send + 'static> Chan<T> {
         }
     }
 
-    /// `len(ch)`: the values in its buffer. One step that every send, receive and close
-    /// of the channel depends on, since each may change what it reads; it orders nothing
+    /// `len(ch)`: the values in its buffer. At a buffered channel, one step that every
+    /// send, receive and close of the channel depends on, since each may change what it
+    /// reads; it orders nothing
     /// (Go's memory model gives `len` no edge, and the race detector does not see it).
     #[allow(clippy::len_without_is_empty)] // Go has `len`, not `is_empty`
     pub fn len(&self) -> usize {
+        // An unbuffered channel's buffer is always empty: nothing to read.
+        if self.cap() == 0 {
+            return 0;
+        }
         let o = &self.o;
         o.w.op(&[o], |st, _| {
             let name = st.label(o.id);
