@@ -1138,6 +1138,44 @@ fn a_select_kept_back_goes_on_by_whichever_channel_lets_it_first() {
     same_as_dfs(model);
 }
 
+/// A select kept back at two buffered channels can be disabled again: a receive takes
+/// the value it could have taken, and a later send lets it go. The step that disabled
+/// it races with its step, and where a step between, not ordered after that one,
+/// touches the select's other channel (a try-receive there), the order of that step
+/// and the select is another trace: the reversal keeps it before the select, as a
+/// plain race's does. Without it dpor lost 2 of 12 traces (the differential test's
+/// fan shape, seed 20261205, program 2,721): g2's try on c0 before main's first select
+/// took g2's value, with g1's value left to the second select or to g3.
+#[test]
+fn a_select_kept_back_again_races_with_the_step_that_disabled_it() {
+    let model: ModelFn = Arc::new(|go: &Go| {
+        let c0: Chan<u8> = go.chan("c0", 1);
+        let c1: Chan<u8> = go.chan("c1", 1);
+        let a = c1.clone();
+        go.go("g1", move |_| a.send(1));
+        let (b, b0) = (c1.clone(), c0.clone());
+        go.go("g2", move |go| {
+            b.send(2);
+            let tried = b0.try_recv();
+            go.note(format!("tried {tried:?}"));
+        });
+        let r = c1.clone();
+        go.go("g3", move |go| {
+            let got = r.recv();
+            go.note(format!("g3 got {got:?}"));
+        });
+        for _ in 0..2 {
+            let mut f = go.select().recv(&c0).recv(&c1).wait();
+            let i = f.index;
+            go.note(format!("served {i:?} got {:?}", f.take::<u8>()));
+        }
+    });
+    let b = Bounds::default().max_executions(1_000);
+    let (d, all) = traces_agree(&b, model.clone());
+    assert_eq!((d.explored.executions, all.traces.len()), (16, 12));
+    same_as_dfs(model);
+}
+
 /// A select that finds a plain operation waiting, one case ready, is no half of a
 /// hand-off: reversed, it would wait, and a step between would see it at its other
 /// cases. Here a try-send on the select's other channel completes it while it waits,

@@ -375,6 +375,34 @@ impl Explorer {
                         {
                             inserts.push((i, v, later(i)));
                         }
+                        // The step d that disabled q: q could go at d, was kept back
+                        // after it until i let it go. The kept target (q's attempt
+                        // right after d) reverses the two with nothing between; where
+                        // a step between that does not happen after d conflicts with
+                        // q (at a select's other channel), its order against q is
+                        // another trace: d races with q's step as a plain step does.
+                        let mut b = i;
+                        while b > 0 && blocked_at(b - 1, q) {
+                            b -= 1;
+                        }
+                        if b > 0 && evs[b - 1].tid != q && enabled_at(b - 1, q) {
+                            let d = b - 1;
+                            let kept: Vec<Obj> = stack[b]
+                                .blocked
+                                .iter()
+                                .filter(|x| x.tid == q && !x.parked)
+                                .flat_map(|x| x.accesses.iter().map(|a| a.0))
+                                .collect();
+                            let v = notdep(d);
+                            if kept.len() >= 2
+                                && dep_t(d)
+                                && v[..v.len() - 1]
+                                    .iter()
+                                    .any(|e| e.accesses.iter().any(|a| kept.contains(&a.0)))
+                            {
+                                inserts.push((d, v, later(d)));
+                            }
+                        }
                     }
                     _ => {
                         let mut v = notdep(i);
