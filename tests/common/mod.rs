@@ -137,18 +137,29 @@ fn select_op(s: &str) -> String {
     }
 }
 
-/// A generated polling loop that never waited: its identical failed tries right before
-/// the one that saw something, the step before its note (`polled ...`), as one. DFS
-/// may run more of them than an engine whose poller waits after fewer.
+/// A generated polling loop that never waited: its identical failed rounds right
+/// before the one that saw something, the round before its note, as one. A round is
+/// a channel's try (`polled ...`) or a variable's lock, read and unlock (`xN became
+/// ...`). DFS may run more of them than an engine whose poller waits after fewer.
 fn never_waited(mut steps: Vec<String>) -> Vec<String> {
+    let round = |s: &String| {
+        if s.starts_with("polled ") {
+            Some(1)
+        } else if s.starts_with('x') && s.contains(" became ") {
+            Some(3)
+        } else {
+            None
+        }
+    };
     let mut end = steps.len();
-    while let Some(q) = steps[..end].iter().rposition(|s| s.starts_with("polled ")) {
+    while let Some(q) = steps[..end].iter().rposition(|s| round(s).is_some()) {
+        let len = round(&steps[q]).expect("a note");
         end = q;
-        if q >= 2 {
-            let last = q - 2;
+        if q >= 2 * len {
+            let last = q - 2 * len;
             let mut first = last;
-            while first > 0 && steps[first - 1] == steps[last] {
-                first -= 1;
+            while first >= len && steps[first - len..first] == steps[last..last + len] {
+                first -= len;
             }
             steps.drain(first..last);
             end = first;
