@@ -1103,6 +1103,15 @@ fn a_select_kept_back_may_have_come_before_a_select_that_waits() {
     assert_eq!(again.violation(), f.violation());
 }
 
+/// Main serving twice in a select over `c0` and `c1`, noting what it got.
+fn serve_twice(go: &Go, c0: &Chan<u8>, c1: &Chan<u8>) {
+    for _ in 0..2 {
+        let mut f = go.select().recv(c0).recv(c1).wait();
+        let i = f.index;
+        go.note(format!("served {i:?} got {:?}", f.take::<u8>()));
+    }
+}
+
 /// A select kept back at two buffered channels goes on once either has a value: a
 /// try-send on one lets it go, but a send on the other, independent of the try, could
 /// have let it go first, and then the try comes after the select. The enabler rule
@@ -1124,11 +1133,7 @@ fn a_select_kept_back_goes_on_by_whichever_channel_lets_it_first() {
         });
         let c = c0.clone();
         go.go("g3", move |_| c.send(3));
-        for _ in 0..2 {
-            let mut f = go.select().recv(&c0).recv(&c1).wait();
-            let i = f.index;
-            go.note(format!("served {i:?} got {:?}", f.take::<u8>()));
-        }
+        serve_twice(go, &c0, &c1);
     });
     let b = Bounds::default()
         .time(stalemate::TimeMode::Virtual)
@@ -1164,11 +1169,7 @@ fn a_select_kept_back_again_races_with_the_step_that_disabled_it() {
             let got = r.recv();
             go.note(format!("g3 got {got:?}"));
         });
-        for _ in 0..2 {
-            let mut f = go.select().recv(&c0).recv(&c1).wait();
-            let i = f.index;
-            go.note(format!("served {i:?} got {:?}", f.take::<u8>()));
-        }
+        serve_twice(go, &c0, &c1);
     });
     let b = Bounds::default().max_executions(1_000);
     let (d, all) = traces_agree(&b, model.clone());
@@ -1386,11 +1387,7 @@ fn a_send_into_a_buffer_where_a_select_waits_is_no_half() {
             d1.send(30);
             d0.send(31);
         });
-        for _ in 0..2 {
-            let mut f = go.select().recv(&c0).recv(&c1).wait();
-            let i = f.index;
-            go.note(format!("served {i:?} got {:?}", f.take::<u8>()));
-        }
+        serve_twice(go, &c0, &c1);
     });
     same_as_loom_in(&bounds(), model);
 }
