@@ -1359,7 +1359,7 @@ fn a_hand_off_that_completes_a_select_runs_no_execution_in_vain() {
 }
 
 /// `len(ch)` and `cap(ch)` give Go's values (the kernel panics on a wrong one; a
-/// timer's channel is unbuffered since Go 1.23). `len` is a step of its own that sends
+/// timer's channel has capacity 1, as before Go 1.23). `len` is a step of its own that sends
 /// and receives are reversed with: two producers that check for room before sending
 /// both see room for one value, and the second blocks forever; a select with a default
 /// decides and sends in one step, and is proven. Both trees reach every trace of the

@@ -128,6 +128,7 @@ impl<T: Send + 'static> Chan<T> {
             let name = st.label(o.id);
             let n = chan(st, o.id).buf.len();
             st.observed = n as u128;
+            st.hb = Hb::Unordered;
             Attempt::Done(n, say!(st, "len {name}: {n}"))
         })
     }
@@ -686,27 +687,59 @@ fn ahead(
     if cand.is_empty() {
         return Ok(Vec::new());
     }
-    // More than a few recent selects at one operation's channels: all of its
-    // places would be too many to explore (docs/dpor.md says so). It waits behind them.
-    const MOST: usize = 12;
-    if cand.len() > MOST {
-        return Ok(Vec::new());
-    }
-    // A set is an option if, with any select, it holds every one behind it in line.
-    let bit = |g: Gid| 1u32 << cand.iter().position(|&c| c == g).expect("a candidate");
-    let closed = |set: u32| {
-        queues.iter().all(|q| {
-            let mut seen = false;
-            q.iter().filter(|g| cand.contains(g)).all(|&g| {
-                let inside = set & bit(g) != 0;
-                let ok = inside || !seen;
-                seen |= inside;
-                ok
-            })
-        })
+    let options: Vec<Vec<Gid>> = match &queues[..] {
+        // One queue (a plain operation): the suffixes of the line that hold every entry
+        // of their selects, fewest first; as few as the selects, so no limit.
+        [q] => {
+            let mut options = vec![Vec::new()];
+            for at in (0..q.len()).rev() {
+                if !cand.contains(&q[at]) {
+                    break;
+                }
+                let set: BTreeSet<Gid> = q[at..].iter().copied().collect();
+                if q[..at].iter().any(|g| set.contains(g)) {
+                    continue;
+                }
+                let set: Vec<Gid> = set.into_iter().collect();
+                if options.last() != Some(&set) {
+                    options.push(set);
+                }
+            }
+            options
+        }
+        _ => {
+            // More than a few recent selects at a select's channels: its sets would be
+            // too many to explore (docs/dpor.md says so). It waits behind them.
+            const MOST: usize = 12;
+            if cand.len() > MOST {
+                return Ok(Vec::new());
+            }
+            // A set is an option if, with any select, it holds every one behind it in
+            // line at each channel.
+            let bit = |g: Gid| 1u32 << cand.iter().position(|&c| c == g).expect("a candidate");
+            let closed = |set: u32| {
+                queues.iter().all(|q| {
+                    let mut seen = false;
+                    q.iter().filter(|g| cand.contains(g)).all(|&g| {
+                        let inside = set & bit(g) != 0;
+                        let ok = inside || !seen;
+                        seen |= inside;
+                        ok
+                    })
+                })
+            };
+            let mut sets: Vec<u32> = (0..1u32 << cand.len()).filter(|&s| closed(s)).collect();
+            sets.sort_by_key(|s| (s.count_ones(), *s));
+            sets.iter()
+                .map(|&set| {
+                    cand.iter()
+                        .copied()
+                        .filter(|&g| set & bit(g) != 0)
+                        .collect()
+                })
+                .collect()
+        }
     };
-    let mut options: Vec<u32> = (0..1u32 << cand.len()).filter(|&s| closed(s)).collect();
-    options.sort_by_key(|s| (s.count_ones(), *s));
     // A schedule found where the goroutine was not kept back (shuttle's) recorded no
     // place: it waited at the back.
     let k = if st.replay.is_some() && st.replayed_case().is_none() {
@@ -715,10 +748,5 @@ fn ahead(
         let list: Vec<usize> = (0..options.len()).collect();
         st.choose(kind, me, &list)?
     };
-    let set = options[k];
-    Ok(cand
-        .iter()
-        .copied()
-        .filter(|&g| set & bit(g) != 0)
-        .collect())
+    Ok(options.into_iter().nth(k).expect("a chosen option"))
 }

@@ -155,14 +155,20 @@ fn never_waited(mut steps: Vec<String>) -> Vec<String> {
     while let Some(q) = steps[..end].iter().rposition(|s| round(s).is_some()) {
         let len = round(&steps[q]).expect("a note");
         end = q;
-        if q >= 2 * len {
+        // The round before the one that saw something: a variable's begins and ends
+        // with the same lock and unlock.
+        let failed = |last: usize| {
+            len == 1 || (steps[last] == steps[q - len] && steps[last + len - 1] == steps[q - 1])
+        };
+        if q >= 2 * len && failed(q - 2 * len) {
             let last = q - 2 * len;
             let mut first = last;
             while first >= len && steps[first - len..first] == steps[last..last + len] {
                 first -= len;
             }
             steps.drain(first..last);
-            end = first;
+            // An earlier poll's note may end the round kept: look from its end.
+            end = first + len;
         }
     }
     steps

@@ -24,9 +24,14 @@ func main() {
 	if len(n) != 0 || cap(n) != 0 {
 		panic("nil")
 	}
+	// A timer's channel has capacity 1, as before Go 1.23; the tick is in it or not.
 	t := time.NewTimer(time.Second)
-	if len(t.C) != 0 || cap(t.C) != 0 {
+	if len(t.C) > 1 || cap(t.C) != 1 {
 		panic("timer")
+	}
+	<-t.C
+	if len(t.C) != 0 {
+		panic("timer received")
 	}
 	done := make(chan bool, 1)
 	go func() {
@@ -36,5 +41,10 @@ func main() {
 	<-done
 	if len(c) != 2 {
 		panic("after the goroutine")
+	}
+	// A closed channel keeps what is in its buffer.
+	close(c)
+	if len(c) != 2 || cap(c) != 3 {
+		panic("closed")
 	}
 }

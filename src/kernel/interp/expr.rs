@@ -765,16 +765,18 @@ impl<'a> I<'a> {
         Ok(Some(match n {
             "len" | "cap" => match ev(0)? {
                 Value::Slice(s) => Value::Int(if n == "len" { s.len } else { s.cap } as i64),
-                Value::Str(s) => Value::Int(s.len() as i64),
-                Value::Map(m, _) => {
+                Value::Str(s) if n == "len" => Value::Int(s.len() as i64),
+                Value::Map(m, _) if n == "len" => {
                     self.map_access(&m, || describe(&args[0]), false);
                     Value::Int(lock(&m).len() as i64)
                 }
                 Value::Chan(k) => Value::Int(match &k.c {
                     ChanImpl::Val(c) if n == "len" => c.len(),
                     ChanImpl::Val(c) => c.cap(),
-                    // Since Go 1.23 a timer's channel is unbuffered: len and cap are 0.
-                    ChanImpl::Time(_) | ChanImpl::Nil(_) => 0,
+                    // A timer's channel has capacity 1, as before Go 1.23 (`go::time`).
+                    ChanImpl::Time(c) if n == "len" => c.len(),
+                    ChanImpl::Time(c) => c.cap(),
+                    ChanImpl::Nil(_) => 0,
                 } as i64),
                 Value::Nil => Value::Int(0),
                 o => return Err(unsupported(format!("{n} of {}", o.show()))),
