@@ -1177,6 +1177,43 @@ fn a_select_kept_back_again_races_with_the_step_that_disabled_it() {
     same_as_dfs(model);
 }
 
+/// A select kept back is raced where it was first kept back, as its attempt; but had
+/// it waited as a step it could have come as late as where it was let go, after a
+/// step that touches its other channel. The race with a step before the stretch keeps
+/// such a step before the select: here main's receive races with g1's select, and
+/// g3's failed try-send on c0 comes before the select takes g2's value from c1, main
+/// then waiting for ever. Without it dpor lost 1 of 23 traces (the differential test's
+/// fan shape, seed 20261207, program 596).
+#[test]
+fn a_select_kept_back_races_as_if_it_came_as_late_as_it_was_let_go() {
+    let model: ModelFn = Arc::new(|go: &Go| {
+        let c0: Chan<u8> = go.chan("c0", 1);
+        let c1: Chan<u8> = go.chan("c1", 1);
+        let (a0, a1) = (c0.clone(), c1.clone());
+        go.go("g1", move |go| {
+            let mut f = go.select().send(&a0, 1).recv(&a1).wait();
+            let i = f.index;
+            go.note(format!("g1 {i:?} got {:?}", f.take::<u8>()));
+        });
+        let (b0, b1) = (c0.clone(), c1.clone());
+        go.go("g2", move |_| {
+            b1.send(2);
+            b0.send(2);
+        });
+        let t = c0.clone();
+        go.go("g3", move |go| {
+            let f = go.select().send(&t, 3).default().wait();
+            go.note(format!("tried {:?}", f.index));
+        });
+        c1.recv();
+        serve_twice(go, &c0, &c1);
+    });
+    let b = Bounds::default().max_executions(1_000);
+    let (d, all) = traces_agree(&b, model.clone());
+    assert_eq!((d.explored.executions, all.traces.len()), (28, 23));
+    same_as_dfs(model);
+}
+
 /// A select that finds a plain operation waiting, one case ready, is no half of a
 /// hand-off: reversed, it would wait, and a step between would see it at its other
 /// cases. Here a try-send on the select's other channel completes it while it waits,

@@ -73,6 +73,13 @@ impl Explorer {
             .map(Next::label)
             .collect();
         let parked = |q: Tid| stack[n].blocked.iter().any(|x| x.tid == q && x.parked);
+        // Goroutine q kept back at level k (not parked) at two objects or more.
+        let kept_multi = |k: usize, q: Tid| {
+            stack[k]
+                .blocked
+                .iter()
+                .any(|x| x.tid == q && !x.parked && x.accesses.len() >= 2)
+        };
         // A goroutine kept back (blocked, not parked) from level k on: its step there,
         // raced as its attempt would be had it run there (docs/dpor.md). Not a lock: it
         // goes on only by acquiring what an unlock released, and the Release -> Acquire
@@ -411,7 +418,28 @@ impl Explorer {
                             // pending step.
                             v.push(evs[i].clone());
                         }
-                        inserts.push((i, v, later(i)))
+                        inserts.push((i, v, later(i)));
+                        // A kept target at several objects (a select kept back at
+                        // buffered channels): its attempt stands where it was first kept
+                        // back, but had it waited as a step it could have come as late
+                        // as the level it was let go at, after steps that touch its
+                        // other objects (a try). Where such a step ran in the stretch
+                        // and does not happen after i, the reversal keeps it before the
+                        // select, as the race with the attempt placed there would.
+                        if !real && j < n && kept_multi(j, q) {
+                            let mut e = j;
+                            while e < n && blocked_at(e, q) {
+                                e += 1;
+                            }
+                            let objs = |a: &Accesses| {
+                                a.iter().any(|x| tgt.accesses.iter().any(|y| y.0 == x.0))
+                            };
+                            if free(i, j..e).iter().any(|x| objs(&x.accesses)) {
+                                let mut w = free(i, i + 1..e);
+                                w.push(tgt.clone());
+                                inserts.push((i, w, free(i, e..n)));
+                            }
+                        }
                     }
                 }
             }
