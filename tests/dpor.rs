@@ -1103,6 +1103,14 @@ fn a_select_kept_back_may_have_come_before_a_select_that_waits() {
     assert_eq!(again.violation(), f.violation());
 }
 
+/// dpor reaches every trace the expanded search runs, in `counts` (executions,
+/// traces), and the outcomes and violations DFS reaches.
+fn runs_every_trace_as_dfs(b: &Bounds, model: ModelFn, counts: (u64, usize)) {
+    let (d, all) = traces_agree(b, model.clone());
+    assert_eq!((d.explored.executions, all.traces.len()), counts);
+    same_as_dfs(model);
+}
+
 /// Main serving twice in a select over `c0` and `c1`, noting what it got.
 fn serve_twice(go: &Go, c0: &Chan<u8>, c1: &Chan<u8>) {
     for _ in 0..2 {
@@ -1138,9 +1146,7 @@ fn a_select_kept_back_goes_on_by_whichever_channel_lets_it_first() {
     let b = Bounds::default()
         .time(stalemate::TimeMode::Virtual)
         .max_executions(1_000);
-    let (d, all) = traces_agree(&b, model.clone());
-    assert_eq!((d.explored.executions, all.traces.len()), (20, 18));
-    same_as_dfs(model);
+    runs_every_trace_as_dfs(&b, model, (20, 18));
 }
 
 /// A select kept back at two buffered channels can be disabled again: a receive takes
@@ -1172,9 +1178,7 @@ fn a_select_kept_back_again_races_with_the_step_that_disabled_it() {
         serve_twice(go, &c0, &c1);
     });
     let b = Bounds::default().max_executions(1_000);
-    let (d, all) = traces_agree(&b, model.clone());
-    assert_eq!((d.explored.executions, all.traces.len()), (16, 12));
-    same_as_dfs(model);
+    runs_every_trace_as_dfs(&b, model, (16, 12));
 }
 
 /// A select kept back is raced where it was first kept back, as its attempt; but had
@@ -1209,9 +1213,7 @@ fn a_select_kept_back_races_as_if_it_came_as_late_as_it_was_let_go() {
         serve_twice(go, &c0, &c1);
     });
     let b = Bounds::default().max_executions(1_000);
-    let (d, all) = traces_agree(&b, model.clone());
-    assert_eq!((d.explored.executions, all.traces.len()), (28, 23));
-    same_as_dfs(model);
+    runs_every_trace_as_dfs(&b, model, (28, 23));
 }
 
 /// A select that finds a plain operation waiting, one case ready, is no half of a

@@ -135,10 +135,7 @@ impl<T: Send + 'static> Chan<T> {
 
     /// `cap(ch)`: fixed when the channel was made, so reading it is no step.
     pub fn cap(&self) -> usize {
-        match &self.o.w.lock().objs[self.o.id].kind {
-            ObjKind::Chan(c) => c.cap,
-            _ => unreachable!("not a channel"),
-        }
+        chan(&mut self.o.w.lock(), self.o.id).cap
     }
 
     /// `close(ch)`

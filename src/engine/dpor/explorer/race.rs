@@ -73,13 +73,17 @@ impl Explorer {
             .map(Next::label)
             .collect();
         let parked = |q: Tid| stack[n].blocked.iter().any(|x| x.tid == q && x.parked);
-        // Goroutine q kept back at level k (not parked) at two objects or more.
-        let kept_multi = |k: usize, q: Tid| {
+        // The objects goroutine q is kept back at (blocked, not parked) at level k.
+        let kept_objs = |k: usize, q: Tid| -> Vec<Obj> {
             stack[k]
                 .blocked
                 .iter()
-                .any(|x| x.tid == q && !x.parked && x.accesses.len() >= 2)
+                .filter(|x| x.tid == q && !x.parked)
+                .flat_map(|x| x.accesses.iter().map(|a| a.0))
+                .collect()
         };
+        // Whether event e touches one of `objs`.
+        let touches = |e: &Event, objs: &[Obj]| e.accesses.iter().any(|a| objs.contains(&a.0));
         // A goroutine kept back (blocked, not parked) from level k on: its step there,
         // raced as its attempt would be had it run there (docs/dpor.md). Not a lock: it
         // goes on only by acquiring what an unlock released, and the Release -> Acquire
@@ -394,18 +398,11 @@ impl Explorer {
                         }
                         if b > 0 && evs[b - 1].tid != q && enabled_at(b - 1, q) {
                             let d = b - 1;
-                            let kept: Vec<Obj> = stack[b]
-                                .blocked
-                                .iter()
-                                .filter(|x| x.tid == q && !x.parked)
-                                .flat_map(|x| x.accesses.iter().map(|a| a.0))
-                                .collect();
+                            let kept = kept_objs(b, q);
                             let v = notdep(d);
                             if kept.len() >= 2
                                 && dep_t(d)
-                                && v[..v.len() - 1]
-                                    .iter()
-                                    .any(|e| e.accesses.iter().any(|a| kept.contains(&a.0)))
+                                && v[..v.len() - 1].iter().any(|e| touches(e, &kept))
                             {
                                 inserts.push((d, v, later(d)));
                             }
@@ -426,15 +423,17 @@ impl Explorer {
                         // other objects (a try). Where such a step ran in the stretch
                         // and does not happen after i, the reversal keeps it before the
                         // select, as the race with the attempt placed there would.
-                        if !real && j < n && kept_multi(j, q) {
+                        let kept = if !real && j < n {
+                            kept_objs(j, q)
+                        } else {
+                            Vec::new()
+                        };
+                        if kept.len() >= 2 {
                             let mut e = j;
                             while e < n && blocked_at(e, q) {
                                 e += 1;
                             }
-                            let objs = |a: &Accesses| {
-                                a.iter().any(|x| tgt.accesses.iter().any(|y| y.0 == x.0))
-                            };
-                            if free(i, j..e).iter().any(|x| objs(&x.accesses)) {
+                            if free(i, j..e).iter().any(|x| touches(x, &kept)) {
                                 let mut w = free(i, i + 1..e);
                                 w.push(tgt.clone());
                                 inserts.push((i, w, free(i, e..n)));
