@@ -1391,3 +1391,25 @@ fn len_of_a_channel_is_a_step_and_a_check_before_a_send_leaks() {
         assert_eq!(dpor.traces, all.traces, "{k}");
     }
 }
+
+/// A wakeup sequence inserted below a step the world keeps back (main's wait at a
+/// WaitGroup never done, independent of the sequence) is explored from that level when
+/// the kept step cannot run there, not dropped with it: the tree reaches every trace
+/// of the search without reduction (two were lost before).
+#[test]
+fn a_sequence_below_a_kept_step_is_still_explored() {
+    use stalemate::explore::traces;
+    let path = "tests/kernels/held_head.go";
+    let src = std::fs::read_to_string(path).expect("kernel");
+    let model = stalemate::kernel::parse(path, &src, None)
+        .expect("parses")
+        .into_model("held_head")
+        .build("kernel", &stalemate::model::Params(Default::default()));
+    let b = stalemate::explore::Bounds::default();
+    let dpor = traces(&b, model.clone(), false).expect("ran");
+    let all = traces(&b, model, true).expect("ran");
+    assert!(all.stopped.is_empty() && dpor.stopped.is_empty());
+    assert_eq!(all.traces.len(), 77);
+    assert_eq!(dpor.traces, all.traces);
+    assert_eq!(dpor.explored.executions, 78);
+}

@@ -770,16 +770,20 @@ impl Explorer {
             // mutex, a receive at an empty buffer) waits, and a wait is no event: the
             // sequence ends here as any does, the execution going on with what can run
             // (its races, and those the kept step's attempt would have had, analysed at
-            // its end). Else (a head not there at all): every enabled thread is a branch.
+            // its end). What was inserted below it (sequences it was a weak initial of,
+            // being independent of them: a wait at a WaitGroup) is still to run from
+            // here, without it. Else (a head not there at all): every enabled thread is
+            // a branch.
             self.stats.infeasible += 1;
             let held = lvl.blocked.iter().any(|x| x.tid == cur.tid && !x.parked);
             if self.root == Some(k) {
                 self.full = true;
             }
             lvl.cur = None;
-            lvl.carry.clear();
+            let carry = std::mem::take(&mut lvl.carry);
             if held {
                 record::held();
+                graft(&carry, &mut lvl.pending);
                 if take_next(lvl) {
                     continue;
                 }
