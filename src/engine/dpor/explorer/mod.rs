@@ -185,7 +185,8 @@ pub struct Stats {
     /// Executions abandoned (a unit that is not this explorer's, or runtime
     /// nondeterminism).
     pub abandoned: u64,
-    /// Wakeup-sequence heads found not enabled at replay (treated by full expansion).
+    /// Wakeup-sequence heads found not enabled at replay (one kept back ends its
+    /// sequence, its subtree going back to the level; any other expands the level).
     pub infeasible: u64,
     /// Steps whose run made a pending sibling's event, which was merged into it.
     pub merged: u64,
@@ -747,7 +748,8 @@ impl Explorer {
         }
     }
 
-    /// Execute the label `cur` of level k (falls back to full expansion if it is infeasible).
+    /// Execute the label `cur` of level k (if it is infeasible: the next pending one where
+    /// the world keeps it back, else full expansion).
     fn run_cur(&mut self, k: usize) -> Option<Tid> {
         loop {
             let lvl = &mut self.stack[k];
@@ -770,10 +772,10 @@ impl Explorer {
             // mutex, a receive at an empty buffer) waits, and a wait is no event: the
             // sequence ends here as any does, the execution going on with what can run
             // (its races, and those the kept step's attempt would have had, analysed at
-            // its end). What was inserted below it (sequences it was a weak initial of,
-            // being independent of them: a wait at a WaitGroup) is still to run from
-            // here, without it. Else (a head not there at all): every enabled thread is
-            // a branch.
+            // its end). What was inserted below it (sequences it was a weak initial of:
+            // independent of all of them, as a wait at a WaitGroup, or with its own step
+            // in them taken out) is still to run from here, without it. Else (a head not
+            // there, or parked): every enabled thread is a branch.
             self.stats.infeasible += 1;
             let held = lvl.blocked.iter().any(|x| x.tid == cur.tid && !x.parked);
             if self.root == Some(k) {
