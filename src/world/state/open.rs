@@ -234,10 +234,11 @@ impl State {
 impl State {
     /// A select with no default (`Mode::Hand`): none of its cases ready, it waits,
     /// leaving its place at each of its channels, which a plain operation that finds
-    /// it first in line takes. Else a write: reversed with the plain operation it
-    /// finds, it would wait, seen at its other channels by steps between (a try there
-    /// would complete it), so it is no half of a hand-off on that side. Nor is a
-    /// select that names one channel twice: on one side, reversed, its partner would
+    /// it first in line takes. Its one case ready at a plain operation first in line,
+    /// it takes that one's place; reversed it would wait, seen at its other channels by
+    /// the steps between (a try there would complete it), which the race analysis
+    /// checks. Else a write (several cases ready, or a select first in line). Nor is
+    /// a select that names one channel twice: on one side, reversed, its partner would
     /// make two cases ready, and it would choose; on both, a third goroutine on the
     /// taker's other side could pair with the select or with the taker. Nor one with
     /// a case at a buffered channel: there it stands in a line where a plain operation
@@ -248,17 +249,37 @@ impl State {
         let me = &self.gors[g];
         let twice = |k: usize| me.cases[..k].iter().any(|c| c.0 == me.cases[k].0);
         let buffered = |o: Oid| matches!(&self.objs[o].kind, ObjKind::Chan(c) if c.cap > 0);
-        if (0..me.cases.len()).any(twice)
-            || me
-                .cases
-                .iter()
-                .any(|&(o, send)| self.ready(o, send) || buffered(o))
-        {
+        if (0..me.cases.len()).any(twice) || me.cases.iter().any(|&(o, _)| buffered(o)) {
             return Mode::Write;
         }
-        Mode::Hand {
-            take: false,
-            place: place(g, me.steps),
+        let mut ready = me.cases.iter().filter(|&&(o, send)| self.ready(o, send));
+        match (ready.next(), ready.next()) {
+            (None, _) => Mode::Hand {
+                take: false,
+                place: place(g, me.steps),
+            },
+            // One case ready, a plain operation waiting there first in line: it takes
+            // that one's place (the race analysis reverses the two where a step
+            // between touches its other channels).
+            (Some(&(o, send)), None) => match &self.objs[o].kind {
+                ObjKind::Chan(c) if !c.closed && !c.nil => {
+                    let other = if send { &c.recvq } else { &c.sendq };
+                    match other.front() {
+                        Some(&(p, _))
+                            if matches!(self.gors[p].pending,
+                                Some(Pending::Send(x) | Pending::Recv(x)) if x == o) =>
+                        {
+                            Mode::Hand {
+                                take: true,
+                                place: place(p, self.gors[p].steps),
+                            }
+                        }
+                        _ => Mode::Write,
+                    }
+                }
+                _ => Mode::Write,
+            },
+            _ => Mode::Write,
         }
     }
 

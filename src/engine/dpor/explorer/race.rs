@@ -339,6 +339,29 @@ impl Explorer {
                     };
                     let acq = |e: &Event| acq_of(&e.accesses);
                     walk_back(i, &acq, true, &mut inserts);
+                    // A select that took the place of a plain operation waiting at one
+                    // of its channels (it writes one that i writes, and others): had
+                    // it come first it would have waited there, seen at its other
+                    // channels by the steps between. Where another goroutine's step
+                    // between touches one, it races with i as a plain step does.
+                    let writes = |e: &Event, o: Obj| {
+                        e.accesses.iter().any(|a| a.0 == o && a.1 == Access::Write)
+                    };
+                    let others: Vec<Obj> = own
+                        .iter()
+                        .filter(|a| {
+                            a.1 == Access::Write && !evs[i].accesses.iter().any(|b| b.0 == a.0)
+                        })
+                        .map(|a| a.0)
+                        .collect();
+                    if !others.is_empty()
+                        && own
+                            .iter()
+                            .any(|a| a.1 == Access::Write && writes(evs[i], a.0))
+                        && (i + 1..j).any(|k| evs[k].tid != q && touches(evs[k], &others))
+                    {
+                        inserts.push((i, notdep(i), later(i)));
+                    }
                     // In a unit, a goroutine asleep since the unit's root whose step the
                     // walk back would have met, had it run before i: the branch where it
                     // ran first is a sibling above the units, whose reversal at that step
