@@ -69,6 +69,22 @@ fn expect_with(kernel: &str, key: &str, extra: &str) -> Vec<String> {
     reports
 }
 
+/// The kernel at `path` as a model, with `params` (its constants) set.
+fn kernel_model(
+    path: &str,
+    name: &str,
+    params: &[(&'static str, i64)],
+) -> stalemate::explore::ModelFn {
+    let src = std::fs::read_to_string(path).expect("kernel");
+    stalemate::kernel::parse(path, &src, None)
+        .expect("parses")
+        .into_model(name)
+        .build(
+            "kernel",
+            &stalemate::model::Params(params.iter().copied().collect()),
+        )
+}
+
 /// A kernel whose goroutines run for the life of the program, under dpor and PCT,
 /// each goroutine bounded to 200 steps, in time mode `time`.
 fn looping(kernel: &str, expect: &str, time: &str) -> Vec<runner::EngineRun> {
@@ -1336,15 +1352,7 @@ fn a_worker_left_at_a_full_buffer_leaks() {
 #[test]
 fn a_hand_off_that_completes_a_select_runs_no_execution_in_vain() {
     use stalemate::explore::{Bounds, Engine};
-    let path = "scenarios/goker/etcd_7443.go";
-    let src = std::fs::read_to_string(path).expect("kernel");
-    let model = stalemate::kernel::parse(path, &src, None)
-        .expect("parses")
-        .into_model("etcd_7443")
-        .build(
-            "kernel",
-            &stalemate::model::Params([("fixed", 1)].into_iter().collect()),
-        );
+    let model = kernel_model("scenarios/goker/etcd_7443.go", "etcd_7443", &[("fixed", 1)]);
     let b = Bounds::default().check_races(true);
     let run = stalemate::explore::explore(&Engine::Dpor, &b, model.clone(), None).expect("ran");
     assert!(run.finding.is_none());
@@ -1378,12 +1386,7 @@ fn len_of_a_channel_is_a_step_and_a_check_before_a_send_leaks() {
     proven(&["--engine", "dpor", "tests/kernels/len_send_fixed.go"]);
     use stalemate::explore::traces;
     for k in ["len_send", "len_send_fixed"] {
-        let path = format!("tests/kernels/{k}.go");
-        let src = std::fs::read_to_string(&path).expect("kernel");
-        let model = stalemate::kernel::parse(&path, &src, None)
-            .expect("parses")
-            .into_model(k)
-            .build("kernel", &stalemate::model::Params(Default::default()));
+        let model = kernel_model(&format!("tests/kernels/{k}.go"), k, &[]);
         let b = stalemate::explore::Bounds::default();
         let dpor = traces(&b, model.clone(), false).expect("ran");
         let all = traces(&b, model, true).expect("ran");
@@ -1399,12 +1402,7 @@ fn len_of_a_channel_is_a_step_and_a_check_before_a_send_leaks() {
 #[test]
 fn a_sequence_below_a_kept_step_is_still_explored() {
     use stalemate::explore::traces;
-    let path = "tests/kernels/held_head.go";
-    let src = std::fs::read_to_string(path).expect("kernel");
-    let model = stalemate::kernel::parse(path, &src, None)
-        .expect("parses")
-        .into_model("held_head")
-        .build("kernel", &stalemate::model::Params(Default::default()));
+    let model = kernel_model("tests/kernels/held_head.go", "held_head", &[]);
     let b = stalemate::explore::Bounds::default();
     let dpor = traces(&b, model.clone(), false).expect("ran");
     let all = traces(&b, model, true).expect("ran");
