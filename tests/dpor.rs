@@ -1013,8 +1013,8 @@ fn fan_in_through_selects(n: usize, select_sends: bool, cap: usize) -> ModelFn {
 /// operations: main receiving in a select from workers that send plainly is one
 /// execution for any number of workers, where it was 2^n (main's select waited, or the
 /// worker did). A select that finds a plain operation waiting, one case ready, takes
-/// its place too, and is reversed with its wait only where a step between touches
-/// its other channels: workers that send in selects to main's plain receives are one
+/// its place too, and is reversed with its wait only where another goroutine's step
+/// between touches its other channels: workers that send in selects to main's plain receives are one
 /// execution too, where they were 2^n.
 #[test]
 fn a_fan_in_to_a_waiting_select_is_one_execution() {

@@ -354,7 +354,9 @@ impl Explorer {
                         })
                         .map(|a| a.0)
                         .collect();
+                    // (Not where i started q: the select cannot come before that.)
                     if !others.is_empty()
+                        && !released.contains(&thread_obj(q))
                         && own
                             .iter()
                             .any(|a| a.1 == Access::Write && writes(evs[i], a.0))
