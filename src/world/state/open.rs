@@ -217,9 +217,7 @@ impl State {
                 place: place(me, self.gors[me].steps),
             },
             Some(&(g, _))
-                if matches!(self.gors[g].pending,
-                    Some(Pending::Send(p) | Pending::Recv(p)) if p == o)
-                    || self.gors[g].pending == Some(Pending::Select) =>
+                if self.plain_at(g, o) || self.gors[g].pending == Some(Pending::Select) =>
             {
                 Mode::Hand {
                     take: true,
@@ -228,6 +226,11 @@ impl State {
             }
             Some(_) => Mode::Write,
         }
+    }
+
+    /// Whether goroutine `g` waits at channel `o` in a plain send or receive.
+    fn plain_at(&self, g: Gid, o: Oid) -> bool {
+        matches!(self.gors[g].pending, Some(Pending::Send(p) | Pending::Recv(p)) if p == o)
     }
 }
 
@@ -261,24 +264,25 @@ impl State {
             // One case ready, a plain operation waiting there first in line: it takes
             // that one's place (the race analysis reverses the two where a step
             // between touches its other channels).
-            (Some(&(o, send)), None) => match &self.objs[o].kind {
-                ObjKind::Chan(c) if !c.closed && !c.nil => {
-                    let other = if send { &c.recvq } else { &c.sendq };
-                    match other.front() {
-                        Some(&(p, _))
-                            if matches!(self.gors[p].pending,
-                                Some(Pending::Send(x) | Pending::Recv(x)) if x == o) =>
-                        {
-                            Mode::Hand {
-                                take: true,
-                                place: place(p, self.gors[p].steps),
-                            }
+            (Some(&(o, send)), None) => {
+                let first = match &self.objs[o].kind {
+                    ObjKind::Chan(c) if !c.closed && !c.nil => {
+                        if send {
+                            c.recvq.front()
+                        } else {
+                            c.sendq.front()
                         }
-                        _ => Mode::Write,
                     }
+                    _ => None,
+                };
+                match first {
+                    Some(&(p, _)) if self.plain_at(p, o) => Mode::Hand {
+                        take: true,
+                        place: place(p, self.gors[p].steps),
+                    },
+                    _ => Mode::Write,
                 }
-                _ => Mode::Write,
-            },
+            }
             _ => Mode::Write,
         }
     }

@@ -344,25 +344,30 @@ impl Explorer {
                     // it come first it would have waited there, seen at its other
                     // channels by the steps between. Where another goroutine's step
                     // between touches one, it races with i as a plain step does.
-                    let writes = |e: &Event, o: Obj| {
-                        e.accesses.iter().any(|a| a.0 == o && a.1 == Access::Write)
-                    };
-                    let others: Vec<Obj> = own
-                        .iter()
-                        .filter(|a| {
-                            a.1 == Access::Write && !evs[i].accesses.iter().any(|b| b.0 == a.0)
-                        })
-                        .map(|a| a.0)
-                        .collect();
                     // (Not where i started q: the select cannot come before that.)
-                    if !others.is_empty()
-                        && !released.contains(&thread_obj(q))
+                    // The cheap tests first: a lock, a buffered receive or a goroutine's
+                    // first step fails them, and this runs for every such target.
+                    let by_i = |o: Obj, k: Option<Access>| {
+                        evs[i]
+                            .accesses
+                            .iter()
+                            .any(|b| b.0 == o && k.is_none_or(|k| b.1 == k))
+                    };
+                    if !released.contains(&thread_obj(q))
                         && own
                             .iter()
-                            .any(|a| a.1 == Access::Write && writes(evs[i], a.0))
-                        && (i + 1..j).any(|k| evs[k].tid != q && touches(evs[k], &others))
+                            .any(|a| a.1 == Access::Write && by_i(a.0, Some(Access::Write)))
                     {
-                        inserts.push((i, notdep(i), later(i)));
+                        let others: Vec<Obj> = own
+                            .iter()
+                            .filter(|a| a.1 == Access::Write && !by_i(a.0, None))
+                            .map(|a| a.0)
+                            .collect();
+                        if !others.is_empty()
+                            && (i + 1..j).any(|k| evs[k].tid != q && touches(evs[k], &others))
+                        {
+                            inserts.push((i, notdep(i), later(i)));
+                        }
                     }
                     // In a unit, a goroutine asleep since the unit's root whose step the
                     // walk back would have met, had it run before i: the branch where it
