@@ -529,7 +529,17 @@ pub(crate) enum Mode {
     /// way round, the second waiting and the first finding it, one behaviour; what the
     /// second half races with instead is what used the channel before the first
     /// (`race.rs`, "Release -> Acquire").
-    Hand { take: bool, place: u64 },
+    ///
+    /// `sends` has bit k set where the step's k-th channel (a select's k-th case) is
+    /// a send, `at` is the case that takes (`take`): the explorer declares a wait as
+    /// a join of its side's line, which other joins of that side commute with
+    /// (`dpor::hand_into`).
+    Hand {
+        take: bool,
+        place: u64,
+        sends: u64,
+        at: u32,
+    },
     /// Touches nothing shared: a goroutine whose blocked operation another completed
     /// (a hand-off) only takes its result (see `State::hand_off`; a released `Wait`
     /// is `Released`); one that ends a wait that is no operation (main waiting for the

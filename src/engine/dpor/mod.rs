@@ -199,6 +199,16 @@ impl G {
             super::Mode::Release => Access::Release,
         };
         let Some(next) = &self.next else { return };
+        if let super::Mode::Hand {
+            take,
+            place,
+            sends,
+            at,
+        } = mode
+            && !explorer::record::on()
+        {
+            return hand_into(next, take, place, sends, at, a);
+        }
         for &(o, k) in next.as_slice() {
             // A hand-off's taker touches none of what its wait named.
             if mode != super::Mode::Local || k != Access::Write {
@@ -228,9 +238,6 @@ impl G {
                     a.push((room_obj(o, slot), how));
                     Some((slot_obj(o, slot), recv))
                 }
-                super::Mode::Hand { take, place } if !explorer::record::on() => {
-                    Some((place_obj(o, place), take))
-                }
                 _ => None,
             };
             if let Some((x, takes)) = passed {
@@ -246,6 +253,45 @@ impl G {
             a.sort_unstable();
             a.dedup();
         }
+    }
+}
+
+/// A hand-off half's declaration (`Mode::Hand`), the k-th channel it writes its k-th
+/// case, into `a` (empty). A wait joins its side's line at each channel: an `Add` of
+/// the channel and of that line, so joins of one side commute (which of them came
+/// first only a step that takes from the line can tell, and it races with the wait it
+/// took where another stands between, `race.rs`), and a `Read` of the other side's
+/// line, so that the two sides conflict (whichever waits first makes the other a
+/// taker); it releases its place. A taker writes the channel it takes at and
+/// acquires the place; at a select's other channels it only finds nobody of the
+/// other side waiting (an `Add` of the channel and a `Read` of that side's line):
+/// steps that see it there are those that would see it had it waited, the race
+/// analysis's test for reversing it with the wait it took.
+fn hand_into(next: &Accesses, take: bool, place: u64, sends: u64, at: u32, a: &mut Accesses) {
+    let mut case = 0u32;
+    for &(o, k) in next.as_slice() {
+        if k != Access::Write {
+            a.push((o, k));
+            continue;
+        }
+        let send = case < 64 && sends >> case & 1 == 1;
+        if !take {
+            a.push((o, Access::Add));
+            a.push((explorer::line(o, send), Access::Add));
+            a.push((explorer::line(o, !send), Access::Read));
+            a.push((place_obj(o, place), Access::Release));
+        } else if case == at {
+            a.push((o, Access::Write));
+            a.push((place_obj(o, place), Access::Acquire));
+        } else {
+            a.push((o, Access::Add));
+            a.push((explorer::line(o, !send), Access::Read));
+        }
+        case += 1;
+    }
+    if a.len() > 1 {
+        a.sort_unstable();
+        a.dedup();
     }
 }
 

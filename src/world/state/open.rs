@@ -178,7 +178,7 @@ impl State {
                         slot: c.send_slot(),
                     }
                 }
-                ObjKind::Chan(c) if c.cap == 0 && !c.nil && !c.closed => self.hand(g, o, &c.recvq),
+                ObjKind::Chan(c) if c.cap == 0 && !c.nil && !c.closed => self.hand(g, o, true),
                 _ => Mode::Write,
             },
             Some(Pending::Recv(o)) => match &self.objs[o].kind {
@@ -190,7 +190,7 @@ impl State {
                         slot: c.recvx,
                     }
                 }
-                ObjKind::Chan(c) if c.cap == 0 && !c.nil && !c.closed => self.hand(g, o, &c.sendq),
+                ObjKind::Chan(c) if c.cap == 0 && !c.nil && !c.closed => self.hand(g, o, false),
                 _ => Mode::Write,
             },
             // A select that waits (no case ready) leaves its place at each of its
@@ -200,21 +200,22 @@ impl State {
         }
     }
 
-    /// A plain send or receive at open unbuffered channel `o`, `other` the queue of the
-    /// other side (`Mode::Hand`): nobody waiting there, it waits, leaving its place;
+    /// A plain send (`sends`) or receive at open unbuffered channel `o` (`Mode::Hand`):
+    /// nobody of the other side waiting there, it waits, leaving its place;
     /// a plain operation or a select with no default first in line, it takes that
     /// one's place (released unless the select is a write, `select_hand`).
-    fn hand(
-        &self,
-        me: Gid,
-        o: Oid,
-        other: &std::collections::VecDeque<(Gid, usize)>,
-    ) -> crate::engine::Mode {
+    fn hand(&self, me: Gid, o: Oid, sends: bool) -> crate::engine::Mode {
         use crate::engine::Mode;
+        let ObjKind::Chan(c) = &self.objs[o].kind else {
+            return Mode::Write;
+        };
+        let other = if sends { &c.recvq } else { &c.sendq };
         match other.front() {
             None => Mode::Hand {
                 take: false,
                 place: place(me, self.gors[me].steps),
+                sends: u64::from(sends),
+                at: 0,
             },
             Some(&(g, _))
                 if self.plain_at(g, o) || self.gors[g].pending == Some(Pending::Select) =>
@@ -222,6 +223,8 @@ impl State {
                 Mode::Hand {
                     take: true,
                     place: place(g, self.gors[g].steps),
+                    sends: u64::from(sends),
+                    at: 0,
                 }
             }
             Some(_) => Mode::Write,
@@ -252,19 +255,34 @@ impl State {
         let me = &self.gors[g];
         let twice = |k: usize| me.cases[..k].iter().any(|c| c.0 == me.cases[k].0);
         let buffered = |o: Oid| matches!(&self.objs[o].kind, ObjKind::Chan(c) if c.cap > 0);
-        if (0..me.cases.len()).any(twice) || me.cases.iter().any(|&(o, _)| buffered(o)) {
+        if me.cases.len() > 64
+            || (0..me.cases.len()).any(twice)
+            || me.cases.iter().any(|&(o, _)| buffered(o))
+        {
             return Mode::Write;
         }
-        let mut ready = me.cases.iter().filter(|&&(o, send)| self.ready(o, send));
+        // Case k sends: bit k (the explorer declares each case by its side).
+        let sends = me
+            .cases
+            .iter()
+            .enumerate()
+            .fold(0u64, |s, (k, c)| s | u64::from(c.1) << k);
+        let mut ready = me
+            .cases
+            .iter()
+            .enumerate()
+            .filter(|&(_, &(o, send))| self.ready(o, send));
         match (ready.next(), ready.next()) {
             (None, _) => Mode::Hand {
                 take: false,
                 place: place(g, me.steps),
+                sends,
+                at: 0,
             },
             // One case ready, a plain operation waiting there first in line: it takes
             // that one's place (the race analysis reverses the two where a step
             // between touches its other channels).
-            (Some(&(o, send)), None) => {
+            (Some((at, &(o, send))), None) => {
                 let first = match &self.objs[o].kind {
                     ObjKind::Chan(c) if !c.closed && !c.nil => {
                         if send {
@@ -279,6 +297,8 @@ impl State {
                     Some(&(p, _)) if self.plain_at(p, o) => Mode::Hand {
                         take: true,
                         place: place(p, self.gors[p].steps),
+                        sends,
+                        at: at as u32,
                     },
                     _ => Mode::Write,
                 }

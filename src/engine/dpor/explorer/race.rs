@@ -353,18 +353,39 @@ impl Explorer {
                             .iter()
                             .any(|b| b.0 == o && k.is_none_or(|k| b.1 == k))
                     };
-                    if !released.contains(&thread_obj(q))
-                        && own
-                            .iter()
-                            .any(|a| a.1 == Access::Write && by_i(a.0, Some(Access::Write)))
+                    // The channel the target takes at, where i waited (`dpor::hand_into`).
+                    let at = own
+                        .iter()
+                        .find(|a| a.1 == Access::Write && by_i(a.0, Some(Access::Add)))
+                        .map(|a| a.0);
+                    if let Some(x) = at
+                        && !released.contains(&thread_obj(q))
                     {
-                        let others: Vec<Obj> = own
+                        let others: Vec<(Obj, Access)> = own
                             .iter()
-                            .filter(|a| a.1 == Access::Write && !by_i(a.0, None))
-                            .map(|a| a.0)
+                            .filter(|a| matches!(a.1, Access::Add | Access::Read))
+                            .filter(|a| !by_i(a.0, None))
+                            .copied()
                             .collect();
                         if !others.is_empty()
-                            && (i + 1..j).any(|k| evs[k].tid != q && touches(evs[k], &others))
+                            && (i + 1..j)
+                                .any(|k| evs[k].tid != q && conflict(&evs[k].accesses, &others))
+                        {
+                            inserts.push((i, notdep(i), later(i)));
+                        }
+                        // Another wait of i's side there, not ordered after i, joined
+                        // the line between them: joins commute, so had it come first,
+                        // the target would have taken it.
+                        let side = [line(x, false), line(x, true)]
+                            .into_iter()
+                            .find(|&l| by_i(l, Some(Access::Add)));
+                        if let Some(l) = side
+                            && (i + 1..j).any(|k| {
+                                evs[k].tid != q
+                                    && evs[k].tid != evs[i].tid
+                                    && !has(&pred[k], i)
+                                    && evs[k].accesses.contains(&(l, Access::Add))
+                            })
                         {
                             inserts.push((i, notdep(i), later(i)));
                         }
