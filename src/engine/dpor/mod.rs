@@ -277,7 +277,7 @@ fn hand_into(next: &Accesses, take: bool, place: u64, sends: u64, at: u32, a: &m
         let send = case < 64 && sends >> case & 1 == 1;
         if !take {
             a.push((o, Access::Add));
-            a.push((explorer::line(o, send), Access::Add));
+            a.push((explorer::line(o, send), Access::Join));
             a.push((explorer::line(o, !send), Access::Read));
             a.push((place_obj(o, place), Access::Release));
         } else if case == at {

@@ -3,7 +3,18 @@
 
 use super::*;
 
+/// Whether two steps conflict, for the race analysis: joins of one line commute.
 pub(super) fn conflict(a: &[(Obj, Access)], b: &[(Obj, Access)]) -> bool {
+    conflict_in(a, b, true)
+}
+
+/// Whether two steps conflict, for sleep sets and wakeup trees: joins of one line do
+/// too (`Access::Join`).
+pub(super) fn conflict_strict(a: &[(Obj, Access)], b: &[(Obj, Access)]) -> bool {
+    conflict_in(a, b, false)
+}
+
+fn conflict_in(a: &[(Obj, Access)], b: &[(Obj, Access)], joins: bool) -> bool {
     if a.iter().chain(b.iter()).any(|x| x.0 == ANY) {
         return true;
     }
@@ -12,6 +23,7 @@ pub(super) fn conflict(a: &[(Obj, Access)], b: &[(Obj, Access)]) -> bool {
             o1 == o2
                 && !(k1 == Access::Read && k2 == Access::Read)
                 && !(k1 == Access::Add && k2 == Access::Add)
+                && !(joins && k1 == Access::Join && k2 == Access::Join)
         })
     })
 }

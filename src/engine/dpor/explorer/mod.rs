@@ -56,6 +56,13 @@ pub enum Access {
     /// the step's own use, so a taker never reversed with that wait does not race
     /// through it with what came before the wait (`analyze`).
     Withdraw,
+    /// Joins a line of goroutines waiting at an unbuffered channel (`line`): commutes
+    /// with the other joins of that line in the race analysis, which races two joins
+    /// itself where a later step takes from the line, the first joiner's place
+    /// (`analyze`). Counts as a write against everything else, and against other
+    /// joins in sleep sets and wakeup trees (`conflict_strict`): a goroutine asleep
+    /// with its join is no cover for a join that a later step tells apart.
+    Join,
 }
 
 /// What a thread will do at its next step, known before it is scheduled.
@@ -624,7 +631,7 @@ impl Explorer {
                         .iter()
                         .filter(|(t, a, _)| {
                             *t != pev.tid
-                                && !conflict(a, &pev.accesses)
+                                && !conflict_strict(a, &pev.accesses)
                                 && enabled
                                     .iter()
                                     .find(|n| n.tid == *t)

@@ -152,6 +152,37 @@ impl Explorer {
             }
             let start = inserts.len();
             let q = tgt.tid;
+            // A wait that joined a line at an unbuffered channel (`dpor::hand_into`):
+            // joins of one side commute, but a step that takes from the line later
+            // tells them apart. Where one takes the place of an earlier join not
+            // ordered before this one, the two race as writes would: this one first,
+            // it would have been taken.
+            if real {
+                for &(x, _) in tgt.accesses.iter().filter(|a| a.1 == Access::Add) {
+                    let Some(l) = [line(x, false), line(x, true)]
+                        .into_iter()
+                        .find(|&l| tgt.accesses.contains(&(l, Access::Join)))
+                    else {
+                        continue;
+                    };
+                    for i in (0..j).rev() {
+                        let e = evs[i];
+                        if e.tid == q || has(&pred[j], i) || !e.accesses.contains(&(l, Access::Join))
+                        {
+                            continue;
+                        }
+                        let left = |o: Obj| e.accesses.contains(&(o, Access::Release));
+                        let taken = (j + 1..n).any(|t| {
+                            let a = &evs[t].accesses;
+                            a.contains(&(x, Access::Write))
+                                && a.iter().any(|b| b.1 == Access::Acquire && left(b.0))
+                        });
+                        if taken {
+                            inserts.push((i, notdep(i), later(i)));
+                        }
+                    }
+                }
+            }
             // The event that made q's step enabled (if it was observed blocked or absent).
             let enabler: Option<(usize, bool)> = if enabled_at(j, q) {
                 let mut k0 = j;
@@ -356,10 +387,8 @@ impl Explorer {
                     // The channel the target takes at, where i waited (`dpor::hand_into`).
                     let at = own
                         .iter()
-                        .find(|a| a.1 == Access::Write && by_i(a.0, Some(Access::Add)))
-                        .map(|a| a.0);
-                    if let Some(x) = at
-                        && !released.contains(&thread_obj(q))
+                        .any(|a| a.1 == Access::Write && by_i(a.0, Some(Access::Add)));
+                    if at && !released.contains(&thread_obj(q))
                     {
                         let others: Vec<(Obj, Access)> = own
                             .iter()
@@ -370,22 +399,6 @@ impl Explorer {
                         if !others.is_empty()
                             && (i + 1..j)
                                 .any(|k| evs[k].tid != q && conflict(&evs[k].accesses, &others))
-                        {
-                            inserts.push((i, notdep(i), later(i)));
-                        }
-                        // Another wait of i's side there, not ordered after i, joined
-                        // the line between them: joins commute, so had it come first,
-                        // the target would have taken it.
-                        let side = [line(x, false), line(x, true)]
-                            .into_iter()
-                            .find(|&l| by_i(l, Some(Access::Add)));
-                        if let Some(l) = side
-                            && (i + 1..j).any(|k| {
-                                evs[k].tid != q
-                                    && evs[k].tid != evs[i].tid
-                                    && !has(&pred[k], i)
-                                    && evs[k].accesses.contains(&(l, Access::Add))
-                            })
                         {
                             inserts.push((i, notdep(i), later(i)));
                         }

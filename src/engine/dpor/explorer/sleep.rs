@@ -16,7 +16,7 @@ pub(super) const SKIP_COVERED_ALTERNATIVES: bool = false;
 pub(super) fn sleep_covers(e: &SleepEntry, w: &[Event]) -> bool {
     match w.iter().position(|x| x.tid == e.0) {
         Some(k) => {
-            !w[..k].iter().any(|x| conflict(&x.accesses, &w[k].accesses))
+            !w[..k].iter().any(|x| conflict_strict(&x.accesses, &w[k].accesses))
                 && match &e.2 {
                     None => true,
                     Some(list) => list
@@ -24,7 +24,7 @@ pub(super) fn sleep_covers(e: &SleepEntry, w: &[Event]) -> bool {
                         .any(|c| choices_compatible(c, true, &w[k].choices, w[k].complete)),
                 }
         }
-        None => e.2.is_none() && !w.iter().any(|x| conflict(&e.1, &x.accesses)),
+        None => e.2.is_none() && !w.iter().any(|x| conflict_strict(&e.1, &x.accesses)),
     }
 }
 

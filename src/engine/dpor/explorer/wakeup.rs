@@ -96,7 +96,7 @@ pub(super) fn weak_initial(
     w: &[Event],
 ) -> Option<Option<usize>> {
     if let Some(k) = w.iter().position(|e| e.tid == t) {
-        if w[..k].iter().any(|e| conflict(&e.accesses, &w[k].accesses)) {
+        if w[..k].iter().any(|e| conflict_strict(&e.accesses, &w[k].accesses)) {
             return None;
         }
         if let Some((ch, comp)) = label
@@ -105,7 +105,7 @@ pub(super) fn weak_initial(
             return None;
         }
         Some(Some(k))
-    } else if w.iter().any(|e| conflict(acc, &e.accesses)) {
+    } else if w.iter().any(|e| conflict_strict(acc, &e.accesses)) {
         None
     } else {
         Some(None)
