@@ -133,6 +133,10 @@ impl Explorer {
                 .collect()
         };
         let mut inserts: Vec<(usize, Vec<Event>, Vec<Event>)> = Vec::new();
+        // Races of two joins that a later step tells apart: checked against sleeping
+        // goroutines by their start alone (`Cover::Cut`), for the steps after them are
+        // ordered by the joins' relation, which a sleeping join's is not.
+        let mut observed: Vec<(usize, Vec<Event>)> = Vec::new();
         let mut front: Vec<usize> = Vec::new();
         let mut u = vec![0u64; words];
         for (tgt, j, real) in targets {
@@ -178,7 +182,7 @@ impl Explorer {
                                 && a.iter().any(|b| b.1 == Access::Acquire && left(b.0))
                         });
                         if taken {
-                            inserts.push((i, notdep(i), later(i)));
+                            observed.push((i, notdep(i)));
                         }
                     }
                 }
@@ -522,6 +526,10 @@ impl Explorer {
         // An execution that ended with every awake goroutine asleep is no more maximal
         // than one a violation cut short: its sequences get the same sleep check.
         let cut = stopped || self.sleep_blocked;
+        self.stats.races += observed.len() as u64;
+        for (lvl, v) in observed {
+            self.record(lvl, v, Cover::Cut);
+        }
         for (lvl, v, later) in inserts {
             let cover = if cut {
                 Cover::Cut
