@@ -156,33 +156,36 @@ impl Explorer {
             }
             let start = inserts.len();
             let q = tgt.tid;
-            // A wait that joined a line at an unbuffered channel (`dpor::hand_into`):
-            // joins of one side commute, but a step that takes from the line later
-            // tells them apart. Where one takes the place of an earlier join not
-            // ordered before this one, the two race as writes would: this one first,
-            // it would have been taken.
-            if real {
-                for &(x, _) in tgt.accesses.iter().filter(|a| a.1 == Access::Add) {
-                    let Some(l) = [line(x, false), line(x, true)]
-                        .into_iter()
-                        .find(|&l| tgt.accesses.contains(&(l, Access::Join)))
-                    else {
-                        continue;
-                    };
-                    for i in (0..j).rev() {
-                        let e = evs[i];
-                        if e.tid == q || has(&pred[j], i) || !e.accesses.contains(&(l, Access::Join))
+            // A step that takes the place of a join (`dpor::hand_into`): joins of one
+            // line commute, but the taker tells them apart. Each join of that line
+            // not ordered after the taken one that came between them races with it,
+            // as writes would: had it come first, it would have been taken. Found
+            // from the taker, which may run in a later execution than the joins.
+            if real && tgt.accesses.iter().any(|a| a.1 == Access::Acquire) {
+                let took = |e: &Event| {
+                    tgt.accesses.iter().any(|a| {
+                        a.1 == Access::Acquire && e.accesses.contains(&(a.0, Access::Release))
+                    })
+                };
+                let taken = (0..j).rev().find(|&i| evs[i].tid != q && took(evs[i]));
+                let lines = taken.map(|i| {
+                    tgt.accesses
+                        .iter()
+                        .filter(|a| a.1 == Access::Write)
+                        .flat_map(|a| [line(a.0, false), line(a.0, true)])
+                        .filter(|&l| evs[i].accesses.contains(&(l, Access::Join)))
+                        .collect::<Vec<Obj>>()
+                });
+                if let (Some(i), Some(lines)) = (taken, lines) {
+                    for k in i + 1..j {
+                        let e = evs[k];
+                        if e.tid != evs[i].tid
+                            && !has(&pred[k], i)
+                            && lines.iter().any(|&l| e.accesses.contains(&(l, Access::Join)))
                         {
-                            continue;
-                        }
-                        let left = |o: Obj| e.accesses.contains(&(o, Access::Release));
-                        let taken = (j + 1..n).any(|t| {
-                            let a = &evs[t].accesses;
-                            a.contains(&(x, Access::Write))
-                                && a.iter().any(|b| b.1 == Access::Acquire && left(b.0))
-                        });
-                        if taken {
-                            observed.push((i, notdep(i)));
+                            let mut v = free(i, i + 1..k);
+                            v.push(e.clone());
+                            observed.push((i, v));
                         }
                     }
                 }
