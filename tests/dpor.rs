@@ -1341,6 +1341,39 @@ fn a_receive_takes_whichever_sender_joined_first() {
     assert!(dfs.explored.executions > 2, "{}", dfs.explored.executions);
 }
 
+/// Three receivers join one line and a sender takes the first (the fan campaign of
+/// seed 20261205): the races of the joins it tells apart, checked against sleeping
+/// goroutines with the steps after them, were inserted again in each unit of a cut
+/// tree, whose sleep sets see joins as conflicting, and the exploration never ended.
+/// Checked by their start alone, it ends, cut or whole, with loom's outcomes.
+#[test]
+fn joins_told_apart_in_a_cut_tree_are_explored_once() {
+    let model: ModelFn = Arc::new(|go: &Go| {
+        let c0: Chan<u8> = go.chan("c0", 1);
+        let c1: Chan<u8> = go.chan("c1", 0);
+        let a = c0.clone();
+        go.go("g1", move |_| a.send(1));
+        for name in ["g2", "g4"] {
+            let b = c1.clone();
+            go.go(name, move |go| {
+                let v = b.recv();
+                go.note(format!("{v:?}"));
+            });
+        }
+        let b = c1.clone();
+        go.go("g3", move |_| b.send(3));
+        c1.recv();
+    });
+    for split in [0, 2] {
+        let b = Bounds::default()
+            .time(stalemate::TimeMode::Virtual)
+            .max_executions(30_000)
+            .split(split);
+        let (_, d) = same_as_loom_in(&b, model.clone());
+        assert!(d.violations.contains("deadlock"), "{:?}", d.violations);
+    }
+}
+
 /// A send that completes main's waiting select is never reversed with its wait, and
 /// races instead with what used its channel before: main's try-receive, which gets
 /// the value where the send waited first (then main's select waits for ever). A
