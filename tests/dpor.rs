@@ -1341,6 +1341,99 @@ fn a_receive_takes_whichever_sender_joined_first() {
     assert!(dfs.explored.executions > 2, "{}", dfs.explored.executions);
 }
 
+/// As `a_receive_takes_whichever_sender_joined_first`, with tries for the receives:
+/// a try writes the channel and takes whichever join is first in line, so every two
+/// joins there race (one order of the values lost without that race: the clock's
+/// advance stands between the joins and the tries, so the tries race with neither).
+#[test]
+fn a_try_takes_whichever_sender_joined_first() {
+    let model: ModelFn = Arc::new(|go: &Go| {
+        let c: Chan<u8> = go.chan("c", 0);
+        for (name, v) in [("g1", 1), ("g2", 2)] {
+            let c = c.clone();
+            go.go(name, move |_| c.send(v));
+        }
+        go.sleep(Duration::from_millis(1));
+        let got: Vec<String> = (0..2)
+            .map(|_| match c.try_recv() {
+                stalemate::go::TryRecv::Value(v) => v.to_string(),
+                _ => "nothing".to_string(),
+            })
+            .collect();
+        go.note(format!("main {got:?}"));
+    });
+    let b = Bounds::default().time(stalemate::TimeMode::Virtual);
+    let (_, d) = same_as_dfs_in(&b, model);
+    let got = unwaited(&d.outcomes);
+    assert!(got.iter().any(|o| o.contains(r#"main ["1", "2"]"#)), "{got:?}");
+    assert!(got.iter().any(|o| o.contains(r#"main ["2", "1"]"#)), "{got:?}");
+    eprintln!("dpor {} executions", d.explored.executions);
+}
+
+/// A goroutine started after two senders joined the line takes the first in its
+/// first operation, and main, which started it, joins the line after: the join it
+/// took is the one whose place it acquires, and the two before it race. (A start is
+/// a step of its own, so the taker's operation never acquires what the `go`
+/// released; the race skips a start in any case, as review asked.)
+#[test]
+fn a_first_step_takes_whichever_sender_joined_first() {
+    let model: ModelFn = Arc::new(|go: &Go| {
+        let c: Chan<u8> = go.chan("c", 0);
+        for (name, v) in [("g1", 1), ("g2", 2)] {
+            let c = c.clone();
+            go.go(name, move |_| c.send(v));
+        }
+        go.sleep(Duration::from_millis(1));
+        let r = c.clone();
+        go.go("r", move |go| {
+            let v = r.recv();
+            r.recv();
+            r.recv();
+            go.note(format!("r {v:?}"));
+        });
+        c.send(3);
+    });
+    let b = Bounds::default().time(stalemate::TimeMode::Virtual);
+    let (_, d) = same_as_dfs_in(&b, model);
+    let got = unwaited(&d.outcomes);
+    assert!(got.iter().any(|o| o.contains("r Some(1)")), "{got:?}");
+    assert!(got.iter().any(|o| o.contains("r Some(2)")), "{got:?}");
+}
+
+/// A select that takes a plain receive's place at c0 would, reversed, have waited at
+/// d too, where another select between could have paired with it: that one declares
+/// d as a taker does (an `Add`, a read of the other side's line), which conflicts
+/// with none of the taker's own accesses there, only with the join it would have
+/// made. Raced against that join, main's deadlock is found (lost without; found in
+/// review).
+#[test]
+fn a_select_that_takes_a_place_would_have_met_a_select_at_its_other_channel() {
+    let model: ModelFn = Arc::new(|go: &Go| {
+        let c0: Chan<u8> = go.chan("c0", 0);
+        let d: Chan<u8> = go.chan("d", 0);
+        let x: Chan<u8> = go.chan("x", 0);
+        let r = x.clone();
+        go.go("r", move |_| {
+            r.recv();
+        });
+        let (ux, ud) = (x.clone(), d.clone());
+        go.go("u", move |go| {
+            let f = go.select().send(&ux, 1).send(&ud, 2).wait();
+            go.note(format!("u {:?}", f.index));
+        });
+        let (sc, sd) = (c0.clone(), d.clone());
+        go.go("s", move |go| {
+            let mut f = go.select().send(&sc, 5).recv(&sd).wait();
+            let i = f.index;
+            go.note(format!("s {i:?} {:?}", f.take::<u8>()));
+        });
+        let v = c0.recv();
+        go.note(format!("main {v:?}"));
+    });
+    let (_, d) = same_as_dfs(model);
+    assert!(d.violations.contains("deadlock"), "{:?}", d.violations);
+}
+
 /// Three receivers join one line and a sender takes the first (the fan campaign of
 /// seed 20261205): the races of the joins it tells apart, checked against sleeping
 /// goroutines with the steps after them, were inserted again in each unit of a cut

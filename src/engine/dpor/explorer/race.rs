@@ -137,6 +137,17 @@ impl Explorer {
         // goroutines by their start alone (`Cover::Cut`), for the steps after them are
         // ordered by the joins' relation, which a sleeping join's is not.
         let mut observed: Vec<(usize, Vec<Event>)> = Vec::new();
+        // Every join's position and line, for the races of joins a later step tells
+        // apart.
+        let joins: Vec<(usize, Obj)> = (0..n)
+            .flat_map(|k| {
+                evs[k]
+                    .accesses
+                    .iter()
+                    .filter(|a| a.1 == Access::Join)
+                    .map(move |a| (k, a.0))
+            })
+            .collect();
         let mut front: Vec<usize> = Vec::new();
         let mut u = vec![0u64; words];
         for (tgt, j, real) in targets {
@@ -156,36 +167,48 @@ impl Explorer {
             }
             let start = inserts.len();
             let q = tgt.tid;
-            // A step that takes the place of a join (`dpor::hand_into`): joins of one
-            // line commute, but the taker tells them apart. Each join of that line
-            // not ordered after the taken one that came between them races with it,
-            // as writes would: had it come first, it would have been taken. Found
-            // from the taker, which may run in a later execution than the joins.
-            if real && tgt.accesses.iter().any(|a| a.1 == Access::Acquire) {
+            // A step that takes from a line of joins (`dpor::hand_into`): joins of
+            // one line commute, but the step tells them apart. A hand-off's taker
+            // takes the place of one join: each join of that line not ordered after it
+            // that came between them races with it, as writes would (had it come
+            // first, it would have been taken). Any other step that writes the
+            // channel (a try, a select that is a write, a close) may take whichever
+            // join is first in line: every two joins of a line there not ordered
+            // with each other race. Found from the taker, which may run in a later
+            // execution than the joins.
+            if real && !joins.is_empty() {
+                // Not through its start, which its first step acquires too.
                 let took = |e: &Event| {
                     tgt.accesses.iter().any(|a| {
-                        a.1 == Access::Acquire && e.accesses.contains(&(a.0, Access::Release))
+                        a.1 == Access::Acquire
+                            && a.0 != thread_obj(q)
+                            && e.accesses.contains(&(a.0, Access::Release))
                     })
                 };
-                let taken = (0..j).rev().find(|&i| evs[i].tid != q && took(evs[i]));
-                let lines = taken.map(|i| {
-                    tgt.accesses
+                for &(x, _) in tgt.accesses.iter().filter(|a| a.1 == Access::Write) {
+                    let lines = [line(x, false), line(x, true)];
+                    let at: Vec<usize> = joins
                         .iter()
-                        .filter(|a| a.1 == Access::Write)
-                        .flat_map(|a| [line(a.0, false), line(a.0, true)])
-                        .filter(|&l| evs[i].accesses.contains(&(l, Access::Join)))
-                        .collect::<Vec<Obj>>()
-                });
-                if let (Some(i), Some(lines)) = (taken, lines) {
-                    for k in i + 1..j {
-                        let e = evs[k];
-                        if e.tid != evs[i].tid
-                            && !has(&pred[k], i)
-                            && lines.iter().any(|&l| e.accesses.contains(&(l, Access::Join)))
-                        {
-                            let mut v = free(i, i + 1..k);
-                            v.push(e.clone());
-                            observed.push((i, v));
+                        .filter(|&&(k, l)| k < j && lines.contains(&l))
+                        .map(|&(k, _)| k)
+                        .collect();
+                    let taken = at.iter().rev().copied().find(|&i| took(evs[i]));
+                    let firsts: Vec<usize> = match taken {
+                        Some(i) => vec![i],
+                        None => at.clone(),
+                    };
+                    for &i in &firsts {
+                        let l = lines.iter().copied().find(|&l| evs[i].accesses.contains(&(l, Access::Join)));
+                        for &k in at.iter().filter(|&&k| k > i) {
+                            let e = evs[k];
+                            if e.tid != evs[i].tid
+                                && !has(&pred[k], i)
+                                && l.is_some_and(|l| e.accesses.contains(&(l, Access::Join)))
+                            {
+                                let mut v = free(i, i + 1..k);
+                                v.push(e.clone());
+                                observed.push((i, v));
+                            }
                         }
                     }
                 }
@@ -397,15 +420,30 @@ impl Explorer {
                         .any(|a| a.1 == Access::Write && by_i(a.0, Some(Access::Add)));
                     if at && !released.contains(&thread_obj(q))
                     {
-                        let others: Vec<(Obj, Access)> = own
+                        // What it would have declared there had it waited: its
+                        // other channels' accesses, and a join of its own side's line
+                        // (the other side's it reads). Joins of that line conflict
+                        // here: one between would have stood behind it.
+                        let mut others: Vec<(Obj, Access)> = own
                             .iter()
                             .filter(|a| matches!(a.1, Access::Add | Access::Read))
                             .filter(|a| !by_i(a.0, None))
                             .copied()
                             .collect();
+                        let own_side: Vec<(Obj, Access)> = others
+                            .iter()
+                            .filter(|a| a.1 == Access::Add)
+                            .flat_map(|a| {
+                                [(line(a.0, false), line(a.0, true)), (line(a.0, true), line(a.0, false))]
+                            })
+                            .filter(|&(read, _)| others.contains(&(read, Access::Read)))
+                            .map(|(_, join)| (join, Access::Join))
+                            .collect();
+                        others.extend(own_side);
                         if !others.is_empty()
-                            && (i + 1..j)
-                                .any(|k| evs[k].tid != q && conflict(&evs[k].accesses, &others))
+                            && (i + 1..j).any(|k| {
+                                evs[k].tid != q && conflict_strict(&evs[k].accesses, &others)
+                            })
                         {
                             inserts.push((i, notdep(i), later(i)));
                         }
