@@ -1335,8 +1335,14 @@ fn a_receive_takes_whichever_sender_joined_first() {
     let b = Bounds::default().time(stalemate::TimeMode::Virtual);
     let (dfs, d) = same_as_dfs_in(&b, model);
     let got = unwaited(&d.outcomes);
-    assert!(got.iter().any(|o| o.contains("main Some(1) Some(2)")), "{got:?}");
-    assert!(got.iter().any(|o| o.contains("main Some(2) Some(1)")), "{got:?}");
+    assert!(
+        got.iter().any(|o| o.contains("main Some(1) Some(2)")),
+        "{got:?}"
+    );
+    assert!(
+        got.iter().any(|o| o.contains("main Some(2) Some(1)")),
+        "{got:?}"
+    );
     assert_eq!(d.explored.executions, 2);
     assert!(dfs.explored.executions > 2, "{}", dfs.explored.executions);
 }
@@ -1365,8 +1371,14 @@ fn a_try_takes_whichever_sender_joined_first() {
     let b = Bounds::default().time(stalemate::TimeMode::Virtual);
     let (_, d) = same_as_dfs_in(&b, model);
     let got = unwaited(&d.outcomes);
-    assert!(got.iter().any(|o| o.contains(r#"main ["1", "2"]"#)), "{got:?}");
-    assert!(got.iter().any(|o| o.contains(r#"main ["2", "1"]"#)), "{got:?}");
+    assert!(
+        got.iter().any(|o| o.contains(r#"main ["1", "2"]"#)),
+        "{got:?}"
+    );
+    assert!(
+        got.iter().any(|o| o.contains(r#"main ["2", "1"]"#)),
+        "{got:?}"
+    );
     eprintln!("dpor {} executions", d.explored.executions);
 }
 

@@ -520,20 +520,20 @@ pub(crate) enum Mode {
     /// with the step it follows, before which it is kept back, at the empty buffer or
     /// the full one (`State::held_at_chan`).
     Buffered { recv: bool, slot: usize },
-    /// Half of a hand-off at an unbuffered channel between plain operations: a write of
-    /// the channel and of the place `place` the first half leaves there, which that half
-    /// releases (`take: false`: a send or receive that waits, nobody of the other side
-    /// waiting) and the second acquires (`take: true`: the receive or send that finds
-    /// it waiting, first in line). As a lock after the unlock it waited for, the second
+    /// Half of a hand-off at an unbuffered channel (a plain operation, or a select with
+    /// no default at unbuffered channels): the first half joins the line of its side
+    /// and releases the place `place` it leaves there (`take: false`: a send or receive
+    /// that waits, nobody of the other side waiting); the second writes the channel and
+    /// acquires that place (`take: true`: the receive or send that finds it waiting,
+    /// first in line; see `dpor::hand_into`). As a lock after the unlock it waited for, the second
     /// half is never reversed with the first: reversed, the two would meet the other
     /// way round, the second waiting and the first finding it, one behaviour; what the
     /// second half races with instead is what used the channel before the first
     /// (`race.rs`, "Release -> Acquire").
     ///
     /// `sends` has bit k set where the step's k-th channel (a select's k-th case) is
-    /// a send, `at` is the case that takes (`take`): the explorer declares a wait as
-    /// a join of its side's line, which other joins of that side commute with
-    /// (`dpor::hand_into`).
+    /// a send, `at` is the case that takes (`take`), so that each channel is declared
+    /// by its side.
     Hand {
         take: bool,
         place: u64,

@@ -106,7 +106,11 @@ pub fn thread_obj(t: Tid) -> Obj {
 /// `o`, an object of its own: a wait joins its side's line and reads the other's
 /// (`dpor::hand_into`), which the race analysis knows a wait by.
 pub fn line(o: Obj, send: bool) -> Obj {
-    let mut z = o ^ if send { 0x6c69_6e65_7300 } else { 0x6c69_6e65_7200 };
+    let mut z = o ^ if send {
+        0x6c69_6e65_7300
+    } else {
+        0x6c69_6e65_7200
+    };
     z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
     z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
     (z ^ (z >> 31)) >> 1

@@ -198,7 +198,10 @@ impl Explorer {
                         None => at.clone(),
                     };
                     for &i in &firsts {
-                        let l = lines.iter().copied().find(|&l| evs[i].accesses.contains(&(l, Access::Join)));
+                        let l = lines
+                            .iter()
+                            .copied()
+                            .find(|&l| evs[i].accesses.contains(&(l, Access::Join)));
                         for &k in at.iter().filter(|&&k| k > i) {
                             let e = evs[k];
                             if e.tid != evs[i].tid
@@ -418,8 +421,7 @@ impl Explorer {
                     let at = own
                         .iter()
                         .any(|a| a.1 == Access::Write && by_i(a.0, Some(Access::Add)));
-                    if at && !released.contains(&thread_obj(q))
-                    {
+                    if at && !released.contains(&thread_obj(q)) {
                         // What it would have declared there had it waited: its
                         // other channels' accesses, and a join of its own side's line
                         // (the other side's it reads). Joins of that line conflict
@@ -434,7 +436,10 @@ impl Explorer {
                             .iter()
                             .filter(|a| a.1 == Access::Add)
                             .flat_map(|a| {
-                                [(line(a.0, false), line(a.0, true)), (line(a.0, true), line(a.0, false))]
+                                [
+                                    (line(a.0, false), line(a.0, true)),
+                                    (line(a.0, true), line(a.0, false)),
+                                ]
                             })
                             .filter(|&(read, _)| others.contains(&(read, Access::Read)))
                             .map(|(_, join)| (join, Access::Join))

@@ -16,7 +16,9 @@ pub(super) const SKIP_COVERED_ALTERNATIVES: bool = false;
 pub(super) fn sleep_covers(e: &SleepEntry, w: &[Event]) -> bool {
     match w.iter().position(|x| x.tid == e.0) {
         Some(k) => {
-            !w[..k].iter().any(|x| conflict_strict(&x.accesses, &w[k].accesses))
+            !w[..k]
+                .iter()
+                .any(|x| conflict_strict(&x.accesses, &w[k].accesses))
                 && match &e.2 {
                     None => true,
                     Some(list) => list

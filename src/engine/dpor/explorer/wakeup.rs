@@ -96,7 +96,10 @@ pub(super) fn weak_initial(
     w: &[Event],
 ) -> Option<Option<usize>> {
     if let Some(k) = w.iter().position(|e| e.tid == t) {
-        if w[..k].iter().any(|e| conflict_strict(&e.accesses, &w[k].accesses)) {
+        if w[..k]
+            .iter()
+            .any(|e| conflict_strict(&e.accesses, &w[k].accesses))
+        {
             return None;
         }
         if let Some((ch, comp)) = label
