@@ -1315,6 +1315,32 @@ fn a_select_that_finds_its_partner_could_have_waited() {
     assert!(d.violations.contains("deadlock"), "{:?}", d.violations);
 }
 
+/// Two senders that wait at one unbuffered channel, then main (after a sleep, so both
+/// wait first) takes two values as `take` does, noting them.
+fn two_senders_then(take: fn(&Chan<u8>) -> String) -> ModelFn {
+    Arc::new(move |go: &Go| {
+        let c: Chan<u8> = go.chan("c", 0);
+        for (name, v) in [("g1", 1), ("g2", 2)] {
+            let c = c.clone();
+            go.go(name, move |_| c.send(v));
+        }
+        go.sleep(Duration::from_millis(1));
+        let got = [take(&c), take(&c)];
+        go.note(format!("main {got:?}"));
+    })
+}
+
+/// dpor reaches what DFS reaches, main getting the values in both orders.
+fn takes_both_orders(model: ModelFn) -> (Census, Census) {
+    let b = Bounds::default().time(stalemate::TimeMode::Virtual);
+    let (dfs, d) = same_as_dfs_in(&b, model);
+    let got = unwaited(&d.outcomes);
+    for order in [r#"main ["1", "2"]"#, r#"main ["2", "1"]"#] {
+        assert!(got.iter().any(|o| o.contains(order)), "{order}: {got:?}");
+    }
+    (dfs, d)
+}
+
 /// Waits of one side at an unbuffered channel join its line, and joins commute: two
 /// senders waiting there are one trace in either order, but the receive that takes
 /// the first in line tells them apart. It races with the wait it took where the other
@@ -1322,27 +1348,7 @@ fn a_select_that_finds_its_partner_could_have_waited() {
 /// without that race), in 2 executions.
 #[test]
 fn a_receive_takes_whichever_sender_joined_first() {
-    let model: ModelFn = Arc::new(|go: &Go| {
-        let c: Chan<u8> = go.chan("c", 0);
-        for (name, v) in [("g1", 1), ("g2", 2)] {
-            let c = c.clone();
-            go.go(name, move |_| c.send(v));
-        }
-        go.sleep(Duration::from_millis(1));
-        let (a, b) = (c.recv(), c.recv());
-        go.note(format!("main {a:?} {b:?}"));
-    });
-    let b = Bounds::default().time(stalemate::TimeMode::Virtual);
-    let (dfs, d) = same_as_dfs_in(&b, model);
-    let got = unwaited(&d.outcomes);
-    assert!(
-        got.iter().any(|o| o.contains("main Some(1) Some(2)")),
-        "{got:?}"
-    );
-    assert!(
-        got.iter().any(|o| o.contains("main Some(2) Some(1)")),
-        "{got:?}"
-    );
+    let (dfs, d) = takes_both_orders(two_senders_then(|c| c.recv().unwrap().to_string()));
     assert_eq!(d.explored.executions, 2);
     assert!(dfs.explored.executions > 2, "{}", dfs.explored.executions);
 }
@@ -1353,32 +1359,10 @@ fn a_receive_takes_whichever_sender_joined_first() {
 /// advance stands between the joins and the tries, so the tries race with neither).
 #[test]
 fn a_try_takes_whichever_sender_joined_first() {
-    let model: ModelFn = Arc::new(|go: &Go| {
-        let c: Chan<u8> = go.chan("c", 0);
-        for (name, v) in [("g1", 1), ("g2", 2)] {
-            let c = c.clone();
-            go.go(name, move |_| c.send(v));
-        }
-        go.sleep(Duration::from_millis(1));
-        let got: Vec<String> = (0..2)
-            .map(|_| match c.try_recv() {
-                stalemate::go::TryRecv::Value(v) => v.to_string(),
-                _ => "nothing".to_string(),
-            })
-            .collect();
-        go.note(format!("main {got:?}"));
-    });
-    let b = Bounds::default().time(stalemate::TimeMode::Virtual);
-    let (_, d) = same_as_dfs_in(&b, model);
-    let got = unwaited(&d.outcomes);
-    assert!(
-        got.iter().any(|o| o.contains(r#"main ["1", "2"]"#)),
-        "{got:?}"
-    );
-    assert!(
-        got.iter().any(|o| o.contains(r#"main ["2", "1"]"#)),
-        "{got:?}"
-    );
+    let (_, d) = takes_both_orders(two_senders_then(|c| match c.try_recv() {
+        stalemate::go::TryRecv::Value(v) => v.to_string(),
+        _ => "nothing".to_string(),
+    }));
     eprintln!("dpor {} executions", d.explored.executions);
 }
 
