@@ -193,9 +193,20 @@ impl Explorer {
                         .map(|&(k, _)| k)
                         .collect();
                     let taken = at.iter().rev().copied().find(|&i| took(evs[i]));
+                    // Not a taker: the joins after the last step before it that wrote
+                    // the channel (two before that one were its to race; one before and
+                    // one after are ordered through it).
                     let firsts: Vec<usize> = match taken {
                         Some(i) => vec![i],
-                        None => at.clone(),
+                        None => {
+                            let w = (0..j)
+                                .rev()
+                                .find(|&k| evs[k].accesses.contains(&(x, Access::Write)));
+                            at.iter()
+                                .copied()
+                                .filter(|&i| w.is_none_or(|w| i > w))
+                                .collect()
+                        }
                     };
                     for &i in &firsts {
                         let l = lines
@@ -445,7 +456,10 @@ impl Explorer {
                             .map(|(_, join)| (join, Access::Join))
                             .collect();
                         others.extend(own_side);
+                        // Not across the clock's advance, before which the target,
+                        // blocked then, cannot come.
                         if !others.is_empty()
+                            && !(i + 1..j).any(|k| evs[k].tid == CLOCK)
                             && (i + 1..j).any(|k| {
                                 evs[k].tid != q && conflict_strict(&evs[k].accesses, &others)
                             })
