@@ -258,9 +258,9 @@ impl G {
 
 /// A hand-off half's declaration (`Mode::Hand`), the k-th channel it writes its k-th
 /// case, into `a` (empty). A wait joins its side's line at each channel: an `Add` of
-/// the channel and of that line, so joins of one side commute (which of them came
-/// first only a step that takes from the line can tell, and it races with the wait it
-/// took where another stands between, `race.rs`), and a `Read` of the other side's
+/// the channel and a `Join` of that line, so joins of one side commute (which of them
+/// came first only a step that takes from the line can tell, and `race.rs` races them
+/// where one does), and a `Read` of the other side's
 /// line, so that the two sides conflict (whichever waits first makes the other a
 /// taker); it releases its place. A taker writes the channel it takes at and
 /// acquires the place; at a select's other channels it only finds nobody of the
@@ -294,6 +294,8 @@ fn hand_into(next: &Accesses, take: bool, place: u64, sends: u64, at: u32, a: &m
         a.dedup();
     }
 }
+
+pub(super) use explorer::mix;
 
 std::thread_local! {
     /// What the world says of each goroutine's next step (`super::show_steps`).
@@ -416,14 +418,6 @@ fn room_obj(o: Obj, i: usize) -> Obj {
 /// object of its own (`Mode::Hand`).
 fn place_obj(o: Obj, place: u64) -> Obj {
     mix(mix(o ^ 0x0070_6c61_6365) ^ place) >> 1
-}
-
-/// splitmix64's finaliser.
-pub(super) fn mix(mut z: u64) -> u64 {
-    z = z.wrapping_add(0x9e37_79b9_7f4a_7c15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    z ^ (z >> 31)
 }
 
 /// The running execution's steps are over: says whether it counts for this thread's

@@ -178,7 +178,7 @@ impl State {
                         slot: c.send_slot(),
                     }
                 }
-                ObjKind::Chan(c) if c.cap == 0 && !c.nil && !c.closed => self.hand(g, o, true),
+                ObjKind::Chan(c) if c.cap == 0 && !c.nil && !c.closed => self.hand(g, o, c, true),
                 _ => Mode::Write,
             },
             Some(Pending::Recv(o)) => match &self.objs[o].kind {
@@ -190,7 +190,7 @@ impl State {
                         slot: c.recvx,
                     }
                 }
-                ObjKind::Chan(c) if c.cap == 0 && !c.nil && !c.closed => self.hand(g, o, false),
+                ObjKind::Chan(c) if c.cap == 0 && !c.nil && !c.closed => self.hand(g, o, c, false),
                 _ => Mode::Write,
             },
             // A select that waits (no case ready) leaves its place at each of its
@@ -200,15 +200,13 @@ impl State {
         }
     }
 
-    /// A plain send (`sends`) or receive at open unbuffered channel `o` (`Mode::Hand`):
+    /// A plain send (`sends`) or receive at open unbuffered channel `o`, `c`
+    /// (`Mode::Hand`):
     /// nobody of the other side waiting there, it waits, leaving its place;
     /// a plain operation or a select with no default first in line, it takes that
     /// one's place (released unless the select is a write, `select_hand`).
-    fn hand(&self, me: Gid, o: Oid, sends: bool) -> crate::engine::Mode {
+    fn hand(&self, me: Gid, o: Oid, c: &Chan, sends: bool) -> crate::engine::Mode {
         use crate::engine::Mode;
-        let ObjKind::Chan(c) = &self.objs[o].kind else {
-            return Mode::Write;
-        };
         let other = if sends { &c.recvq } else { &c.sendq };
         match other.front() {
             None => Mode::Hand {

@@ -106,14 +106,19 @@ pub fn thread_obj(t: Tid) -> Obj {
 /// `o`, an object of its own: a wait joins its side's line and reads the other's
 /// (`dpor::hand_into`), which the race analysis knows a wait by.
 pub fn line(o: Obj, send: bool) -> Obj {
-    let mut z = o ^ if send {
+    mix(o ^ if send {
         0x6c69_6e65_7300
     } else {
         0x6c69_6e65_7200
-    };
+    }) >> 1
+}
+
+/// splitmix64's finaliser.
+pub fn mix(mut z: u64) -> u64 {
+    z = z.wrapping_add(0x9e37_79b9_7f4a_7c15);
     z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
     z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    (z ^ (z >> 31)) >> 1
+    z ^ (z >> 31)
 }
 
 /// Pseudo object of a sleep-set entry for a step that stopped the execution: it

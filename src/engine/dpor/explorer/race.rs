@@ -428,11 +428,11 @@ impl Explorer {
                             .iter()
                             .any(|b| b.0 == o && k.is_none_or(|k| b.1 == k))
                     };
-                    // The channel the target takes at, where i waited (`dpor::hand_into`).
-                    let at = own
+                    // i waited where the target takes (`dpor::hand_into`).
+                    let took_a_wait = own
                         .iter()
                         .any(|a| a.1 == Access::Write && by_i(a.0, Some(Access::Add)));
-                    if at && !released.contains(&thread_obj(q)) {
+                    if took_a_wait && !released.contains(&thread_obj(q)) {
                         // What it would have declared there had it waited: its
                         // other channels' accesses, and a join of its own side's line
                         // (the other side's it reads). Joins of that line conflict
@@ -446,14 +446,9 @@ impl Explorer {
                         let own_side: Vec<(Obj, Access)> = others
                             .iter()
                             .filter(|a| a.1 == Access::Add)
-                            .flat_map(|a| {
-                                [
-                                    (line(a.0, false), line(a.0, true)),
-                                    (line(a.0, true), line(a.0, false)),
-                                ]
-                            })
-                            .filter(|&(read, _)| others.contains(&(read, Access::Read)))
-                            .map(|(_, join)| (join, Access::Join))
+                            .flat_map(|a| [(a.0, false), (a.0, true)])
+                            .filter(|&(x, send)| others.contains(&(line(x, !send), Access::Read)))
+                            .map(|(x, send)| (line(x, send), Access::Join))
                             .collect();
                         others.extend(own_side);
                         // Not across the clock's advance, before which the target,
