@@ -1087,6 +1087,145 @@ fn a_fan_out_to_waiting_selects_is_one_execution() {
     assert_eq!(counts(true, 6), [1; 6]);
 }
 
+/// Three selects at three unbuffered channels, each pair sharing one on opposite
+/// sides: main receives at x or yw, t sends at x or receives at yt, o sends at yw or
+/// yt. Where t and o pair at yt, main waits for ever. A select that finds another
+/// select waiting, its one case ready, does not take its place as a half
+/// (`Mode::Hand`): it is a write, raced with the wait as any step. As a half, never
+/// reversed with that wait but past a step between at its other channels, it loses
+/// the deadlock here: o that takes main's place at yw would, reversed, have waited
+/// there and at yt, where t, coming after it, would have met it before main came.
+/// And in the fan campaign's program (seed 20261210) the step that would have met the
+/// taker at its other channel took the place of the taken select's next wait (where
+/// both selects receive), so it was ordered after that select and after the taker.
+#[test]
+fn a_select_that_finds_a_select_waiting_is_a_write() {
+    let triangle: ModelFn = Arc::new(|go: &Go| {
+        let x: Chan<u8> = go.chan("x", 0);
+        let yw: Chan<u8> = go.chan("yw", 0);
+        let yt: Chan<u8> = go.chan("yt", 0);
+        let (tx, tyt) = (x.clone(), yt.clone());
+        go.go("t", move |go| {
+            let f = go.select().send(&tx, 1).recv(&tyt).wait();
+            go.note(format!("t {:?}", f.index));
+        });
+        let (oyw, oyt) = (yw.clone(), yt.clone());
+        go.go("o", move |go| {
+            let f = go.select().send(&oyw, 2).send(&oyt, 3).wait();
+            go.note(format!("o {:?}", f.index));
+        });
+        let f = go.select().recv(&x).recv(&yw).wait();
+        go.note(format!("main {:?}", f.index));
+    });
+    let (_, d) = same_as_dfs(triangle);
+    assert!(d.violations.contains("deadlock"), "{:?}", d.violations);
+    // main serves two rounds of a select at c0 and c1; two selects each send at c1 or
+    // receive at c0; a plain send at c0. Where the plain send goes to one of the
+    // selects and the other to main, main's second round waits for ever.
+    let campaign: ModelFn = Arc::new(|go: &Go| {
+        let c0: Chan<u8> = go.chan("c0", 0);
+        let c1: Chan<u8> = go.chan("c1", 0);
+        for name in ["g1", "g3"] {
+            let (a, b) = (c1.clone(), c0.clone());
+            go.go(name, move |go| {
+                let mut f = go.select().send(&a, 1).recv(&b).wait();
+                let i = f.index;
+                go.note(format!("{i:?} {:?}", f.take::<u8>()));
+            });
+        }
+        let s = c0.clone();
+        go.go("g2", move |_| s.send(2));
+        for _ in 0..2 {
+            let mut f = go.select().recv(&c0).recv(&c1).wait();
+            let i = f.index;
+            go.note(format!("main {i:?} {:?}", f.take::<u8>()));
+        }
+    });
+    let (l, d) = same_as_loom_in(&bounds(), campaign);
+    assert!(l.violations.contains("deadlock"), "{:?}", l.violations);
+    assert!(d.violations.contains("deadlock"), "{:?}", d.violations);
+}
+
+/// n workers each waiting to receive from one stop channel (plainly, or in a select
+/// beside a channel of its own), main closing it, then waiting for them.
+fn broadcast_close(n: usize, select: bool) -> ModelFn {
+    Arc::new(move |go: &Go| {
+        let stop = go.chan::<u8>("stop", 0);
+        let wg = go.waitgroup("wg");
+        wg.add(n as i64);
+        for i in 0..n {
+            let (s, w) = (stop.clone(), wg.clone());
+            let own = go.chan::<u8>(&format!("own{i}"), 0);
+            go.go(&format!("w{i}"), move |go| {
+                if select {
+                    go.select().recv(&s).recv(&own).wait();
+                } else {
+                    s.recv();
+                }
+                w.done();
+            });
+        }
+        stop.close();
+        wg.wait();
+    })
+}
+
+/// A close completes a receive waiting at its channel as it completes one that comes
+/// after: the zero value, synced with the close (`Access::Close`: the close commutes
+/// with a step that joins the channel's receive line); and receives that find the
+/// channel closed commute (`Mode::Closed`, reads). Workers waiting on `<-stop`,
+/// plainly or in a select, and main closing it: 2 executions for n = 1..6, where they
+/// were (n + 1)! (every order of the joins and the close, and of the receives after
+/// it). The second: a receive after the close races with it (it read what the close
+/// wrote), and reversed it waits, one behaviour with the first that the race analysis
+/// cannot tell from a receive that would take a sender's value there.
+#[test]
+fn a_close_completes_waiting_receives_as_it_would_late_ones() {
+    for select in [false, true] {
+        for n in 1..=2 {
+            same_as_dfs(broadcast_close(n, select));
+        }
+        let counts: Vec<u64> = (1..=6)
+            .map(|n| {
+                run(&Engine::Dpor, broadcast_close(n, select))
+                    .explored
+                    .executions
+            })
+            .collect();
+        assert_eq!(counts, [2; 6], "select {select}");
+    }
+}
+
+/// A close still races with a select that took at another of its channels, finding
+/// this one open: had the close come first, the select would have chosen between the
+/// two. Lost with a close commuting with every step that saw its channel open.
+#[test]
+fn a_close_races_with_a_select_that_found_its_channel_open() {
+    let model: ModelFn = Arc::new(|go: &Go| {
+        let x: Chan<u8> = go.chan("x", 0);
+        let y: Chan<u8> = go.chan("y", 0);
+        let yy = y.clone();
+        go.go("s", move |_| yy.send(1));
+        let (tx, ty) = (x.clone(), y.clone());
+        go.go("t", move |go| {
+            let mut f = go.select().recv(&tx).recv(&ty).wait();
+            let i = f.index;
+            go.note(format!("t {i:?} {:?}", f.take::<u8>()));
+            if i == Some(0) {
+                ty.recv();
+            }
+        });
+        go.go("c", move |_| x.close());
+    });
+    let (_, d) = same_as_dfs(model);
+    let got = unwaited(&d.outcomes);
+    assert!(got.iter().any(|o| o.contains("t Some(0) None")), "{got:?}");
+    assert!(
+        got.iter().any(|o| o.contains("t Some(1) Some(1)")),
+        "{got:?}"
+    );
+}
+
 /// A select with no default whose cases are all at buffered channels, none ready, is
 /// kept back until one is (`State::held_at_select`), as a plain operation at a
 /// buffered channel is: main receiving in selects from workers that send into

@@ -540,6 +540,16 @@ pub(crate) enum Mode {
         sends: u64,
         at: u32,
     },
+    /// A close of an open channel: a write of the channel, but for a receive that
+    /// waits there, which it completes as it would complete one that came after
+    /// (`Access::Close`).
+    Close,
+    /// A receive that finds its channel closed and empty, plain or a select's one ready
+    /// case (`at`, `sends` as for `Hand`) among unbuffered channels: it reads the
+    /// channel, so such receives commute (each takes the zero value and syncs with the
+    /// close); at a select's other channels it finds nobody of the other side, as a
+    /// taker does (`dpor::hand_into`).
+    Closed { sends: u64, at: u32 },
     /// Touches nothing shared: a goroutine whose blocked operation another completed
     /// (a hand-off) only takes its result (see `State::hand_off`; a released `Wait`
     /// is `Released`); one that ends a wait that is no operation (main waiting for the

@@ -141,7 +141,7 @@ impl<T: Send + 'static> Chan<T> {
     /// `close(ch)`
     pub fn close(&self) {
         let o = &self.o;
-        o.w.op(&[o], |st, me| {
+        o.w.marked(&[o], Pending::Close(o.id), |st, me| {
             let name = st.label(o.id);
             let c = chan(st, o.id);
             if c.nil {

@@ -197,17 +197,25 @@ impl G {
             super::Mode::Read => Access::Read,
             super::Mode::Acquire | super::Mode::Released => Access::Acquire,
             super::Mode::Release => Access::Release,
+            // Not where traces are recorded (as the hand-off rule): there a wait is a
+            // write, and a close one too.
+            super::Mode::Close | super::Mode::Closed { .. } if explorer::record::on() => {
+                Access::Write
+            }
+            super::Mode::Close => Access::Close,
+            super::Mode::Closed { .. } => Access::Read,
         };
         let Some(next) = &self.next else { return };
-        if let super::Mode::Hand {
-            take,
-            place,
-            sends,
-            at,
-        } = mode
-            && !explorer::record::on()
-        {
-            return hand_into(next, take, place, sends, at, a);
+        match mode {
+            _ if explorer::record::on() => {}
+            super::Mode::Hand {
+                take,
+                place,
+                sends,
+                at,
+            } => return hand_into(next, Some((take, place)), sends, at, a),
+            super::Mode::Closed { sends, at } => return hand_into(next, None, sends, at, a),
+            _ => {}
         }
         for &(o, k) in next.as_slice() {
             // A hand-off's taker touches none of what its wait named.
@@ -267,7 +275,9 @@ impl G {
 /// other side waiting (an `Add` of the channel and a `Read` of that side's line):
 /// steps that see it there are those that would see it had it waited, the race
 /// analysis's test for reversing it with the wait it took.
-fn hand_into(next: &Accesses, take: bool, place: u64, sends: u64, at: u32, a: &mut Accesses) {
+/// `half` is `None` for a receive that finds its channel closed (`Mode::Closed`):
+/// a read of that channel, its other channels as a taker's.
+fn hand_into(next: &Accesses, half: Option<(bool, u64)>, sends: u64, at: u32, a: &mut Accesses) {
     let mut case = 0u32;
     for &(o, k) in next.as_slice() {
         if k != Access::Write {
@@ -275,14 +285,19 @@ fn hand_into(next: &Accesses, take: bool, place: u64, sends: u64, at: u32, a: &m
             continue;
         }
         let send = case < 64 && sends >> case & 1 == 1;
-        if !take {
+        if let Some((false, place)) = half {
             a.push((o, Access::Add));
             a.push((explorer::line(o, send), Access::Join));
             a.push((explorer::line(o, !send), Access::Read));
             a.push((place_obj(o, place), Access::Release));
         } else if case == at {
-            a.push((o, Access::Write));
-            a.push((place_obj(o, place), Access::Acquire));
+            match half {
+                Some((_, place)) => {
+                    a.push((o, Access::Write));
+                    a.push((place_obj(o, place), Access::Acquire));
+                }
+                None => a.push((o, Access::Read)),
+            }
         } else {
             a.push((o, Access::Add));
             a.push((explorer::line(o, !send), Access::Read));

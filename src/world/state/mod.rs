@@ -410,6 +410,8 @@ pub(crate) enum Pending {
     /// A select with no default and other than one case: its cases are the goroutine's
     /// `cases`.
     Select,
+    /// `close(ch)`.
+    Close(Oid),
 }
 
 /// What a goroutine saw at a polling loop's head: if it sees the same at the next

@@ -191,6 +191,17 @@ impl State {
                     }
                 }
                 ObjKind::Chan(c) if c.cap == 0 && !c.nil && !c.closed => self.hand(g, o, c, false),
+                // Every receive that finds the channel closed and empty gets the zero
+                // value and syncs with the close: they commute.
+                ObjKind::Chan(c) if c.closed && c.buf.is_empty() => {
+                    Mode::Closed { sends: 0, at: 0 }
+                }
+                _ => Mode::Write,
+            },
+            // A close that finds the channel open: a receive waiting there is woken
+            // with what it would get had it come after (`Mode::Close`).
+            Some(Pending::Close(o)) => match &self.objs[o].kind {
+                ObjKind::Chan(c) if !c.nil && !c.closed => Mode::Close,
                 _ => Mode::Write,
             },
             // A select that waits (no case ready) leaves its place at each of its
@@ -277,6 +288,13 @@ impl State {
                 sends,
                 at: 0,
             },
+            // One case ready, a receive at a closed channel (unbuffered: empty).
+            (Some((at, &(o, false))), None) if matches!(&self.objs[o].kind, ObjKind::Chan(c) if c.closed) => {
+                Mode::Closed {
+                    sends,
+                    at: at as u32,
+                }
+            }
             // One case ready, a plain operation waiting there first in line: it takes
             // that one's place (the race analysis reverses the two where a step
             // between touches its other channels).

@@ -18,6 +18,9 @@ fn conflict_in(a: &[(Obj, Access)], b: &[(Obj, Access)], joins: bool) -> bool {
     if a.iter().chain(b.iter()).any(|x| x.0 == ANY) {
         return true;
     }
+    if joins && (closes_on(a, b) || closes_on(b, a)) {
+        return false;
+    }
     a.iter().any(|&(o1, k1)| {
         b.iter().any(|&(o2, k2)| {
             o1 == o2
@@ -26,6 +29,16 @@ fn conflict_in(a: &[(Obj, Access)], b: &[(Obj, Access)], joins: bool) -> bool {
                 && !(joins && k1 == Access::Join && k2 == Access::Join)
         })
     })
+}
+
+/// Whether step `a` closes a channel whose receive line step `b` joins (a receive, or
+/// a select with a receive case there, that waits: `dpor::hand_into`). They commute
+/// (`Access::Close`): had `b` come after, it would have found the channel closed and
+/// taken that case at once, as the close completes it; and the close takes it off its
+/// other channels (`Access::Withdraw`), where it never came had it come after.
+fn closes_on(a: &[(Obj, Access)], b: &[(Obj, Access)]) -> bool {
+    a.iter()
+        .any(|&(o, k)| k == Access::Close && b.contains(&(line(o, false), Access::Join)))
 }
 
 /// Whether a sleep entry's step (accesses `slept`, as it ran) is still the step its

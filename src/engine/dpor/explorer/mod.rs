@@ -63,6 +63,13 @@ pub enum Access {
     /// joins in sleep sets and wakeup trees (`conflict_strict`): a goroutine asleep
     /// with its join is no cover for a join that a later step tells apart.
     Join,
+    /// Closes a channel (`Mode::Close`): counts as a write, but in the race analysis
+    /// commutes with a receive's join at it (an `Add` of the channel by a step that
+    /// joins its receive line). A receive that waited there is woken with the zero
+    /// value and syncs with the close, as one that came after the close gets the zero
+    /// value and syncs with it; which of them waited no goroutine can tell. Strict in
+    /// sleep sets and wakeup trees, as joins are.
+    Close,
 }
 
 /// What a thread will do at its next step, known before it is scheduled.

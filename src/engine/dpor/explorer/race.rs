@@ -195,13 +195,16 @@ impl Explorer {
                     let taken = at.iter().rev().copied().find(|&i| took(evs[i]));
                     // Not a taker: the joins after the last step before it that wrote
                     // the channel (two before that one were its to race; one before and
-                    // one after are ordered through it).
+                    // one after are ordered through it) or closed it (it completed
+                    // them all alike).
                     let firsts: Vec<usize> = match taken {
                         Some(i) => vec![i],
                         None => {
-                            let w = (0..j)
-                                .rev()
-                                .find(|&k| evs[k].accesses.contains(&(x, Access::Write)));
+                            let w = (0..j).rev().find(|&k| {
+                                evs[k].accesses.iter().any(|&(o, a)| {
+                                    o == x && matches!(a, Access::Write | Access::Close)
+                                })
+                            });
                             at.iter()
                                 .copied()
                                 .filter(|&i| w.is_none_or(|w| i > w))
