@@ -1147,8 +1147,9 @@ fn a_select_that_finds_a_select_waiting_is_a_write() {
 }
 
 /// n workers each waiting to receive from one stop channel (plainly, or in a select
-/// beside a channel of its own), main closing it, then waiting for them.
-fn broadcast_close(n: usize, select: bool) -> ModelFn {
+/// beside a channel of its own), main closing it (then trying to receive from it, if
+/// `tries`), then waiting for them.
+fn broadcast_close(n: usize, select: bool, tries: bool) -> ModelFn {
     Arc::new(move |go: &Go| {
         let stop = go.chan::<u8>("stop", 0);
         let wg = go.waitgroup("wg");
@@ -1166,6 +1167,10 @@ fn broadcast_close(n: usize, select: bool) -> ModelFn {
             });
         }
         stop.close();
+        if tries {
+            let f = go.select().recv(&stop).default().wait();
+            go.note(format!("tried {:?}", f.index));
+        }
         wg.wait();
     })
 }
@@ -1173,26 +1178,28 @@ fn broadcast_close(n: usize, select: bool) -> ModelFn {
 /// A close completes a receive waiting at its channel as it completes one that comes
 /// after: the zero value, synced with the close (`Access::Close`: the close commutes
 /// with a step that joins the channel's receive line); and receives that find the
-/// channel closed commute (`Mode::Closed`, reads). Workers waiting on `<-stop`,
-/// plainly or in a select, and main closing it: 2 executions for n = 1..6, where they
-/// were (n + 1)! (every order of the joins and the close, and of the receives after
-/// it). The second: a receive after the close races with it (it read what the close
-/// wrote), and reversed it waits, one behaviour with the first that the race analysis
-/// cannot tell from a receive that would take a sender's value there.
+/// channel closed commute with each other and with the joins (`Mode::Closed`, reads,
+/// a try's too). Workers waiting on `<-stop`, plainly or in a select, and main closing
+/// it (and then trying it): 2 executions for n = 1..6, where they were (n + 1)! (every
+/// order of the joins and the close, and of the receives after it; with the try 3,
+/// 10, 38, 168, 872, 5,296 while it was a write). The second: a receive after the
+/// close races with it (it read what the close wrote), and reversed it waits, one
+/// behaviour with the first that the race analysis cannot tell from a receive that
+/// would take a sender's value there.
 #[test]
 fn a_close_completes_waiting_receives_as_it_would_late_ones() {
-    for select in [false, true] {
+    for (select, tries) in [(false, false), (true, false), (false, true), (true, true)] {
         for n in 1..=2 {
-            same_as_dfs(broadcast_close(n, select));
+            same_as_dfs(broadcast_close(n, select, tries));
         }
         let counts: Vec<u64> = (1..=6)
             .map(|n| {
-                run(&Engine::Dpor, broadcast_close(n, select))
+                run(&Engine::Dpor, broadcast_close(n, select, tries))
                     .explored
                     .executions
             })
             .collect();
-        assert_eq!(counts, [2; 6], "select {select}");
+        assert_eq!(counts, [2; 6], "select {select}, tries {tries}");
     }
 }
 

@@ -465,11 +465,15 @@ fn run(w: &World, cases: &[Case<'_>], default: bool) -> Fired {
             };
             w.marked(&objs, p, step)
         }
-        _ if !default => {
+        _ => {
             let list = cases.iter().map(|c| (c.o.id, c.dir() == Dir::Send));
-            w.marked_select(&objs, list, step)
+            let p = if default {
+                Pending::Try
+            } else {
+                Pending::Select
+            };
+            w.marked_select(&objs, p, list, step)
         }
-        _ => w.op(&objs, step),
     };
     Fired {
         index,

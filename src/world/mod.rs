@@ -316,11 +316,13 @@ impl World {
         self.step(me, true, Some(pending), objs, attempt)
     }
 
-    /// `marked` for a select with no default and other than one case, `cases` its
-    /// channels and whether each case sends (`Pending::Select`).
+    /// `marked` for a select with no default and other than one case
+    /// (`Pending::Select`) or with a default (`Pending::Try`), `cases` its channels and
+    /// whether each case sends.
     pub(crate) fn marked_select<R>(
         &self,
         objs: &[&Obj],
+        pending: Pending,
         cases: impl Iterator<Item = (Oid, bool)>,
         attempt: impl FnMut(&mut State, Gid) -> Attempt<R>,
     ) -> R {
@@ -331,7 +333,7 @@ impl World {
             list.clear();
             list.extend(cases);
         });
-        self.step(me, true, Some(Pending::Select), objs, attempt)
+        self.step(me, true, Some(pending), objs, attempt)
     }
 
     /// `op`; `moves`: taking it is a move (see `State::moves`), as every operation

@@ -358,7 +358,7 @@ pub(crate) struct Gor {
     /// channel (`go::chan`, a kept-back operation's place in line).
     pub queued: u64,
     /// The channels of its select under way and whether each case sends
-    /// (`Pending::Select`).
+    /// (`Pending::Select`, `Pending::Try`).
     pub cases: Vec<(Oid, bool)>,
     /// Vector clock: what this goroutine has seen of each goroutine's epochs.
     pub vc: Vec<u32>,
@@ -410,6 +410,8 @@ pub(crate) enum Pending {
     /// A select with no default and other than one case: its cases are the goroutine's
     /// `cases`.
     Select,
+    /// A select with a default (a try): its cases are the goroutine's `cases`.
+    Try,
     /// `close(ch)`.
     Close(Oid),
 }

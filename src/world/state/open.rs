@@ -207,6 +207,7 @@ impl State {
             // A select that waits (no case ready) leaves its place at each of its
             // channels, which a plain operation that finds it there takes.
             Some(Pending::Select) => self.select_hand(g),
+            Some(Pending::Try) => self.try_mode(g),
             _ => Mode::Write,
         }
     }
@@ -262,20 +263,9 @@ impl State {
     fn select_hand(&self, g: Gid) -> crate::engine::Mode {
         use crate::engine::Mode;
         let me = &self.gors[g];
-        let twice = |k: usize| me.cases[..k].iter().any(|c| c.0 == me.cases[k].0);
-        let buffered = |o: Oid| matches!(&self.objs[o].kind, ObjKind::Chan(c) if c.cap > 0);
-        if me.cases.len() > 64
-            || (0..me.cases.len()).any(twice)
-            || me.cases.iter().any(|&(o, _)| buffered(o))
-        {
+        let Some(sends) = self.unbuffered_sends(g) else {
             return Mode::Write;
-        }
-        // Case k sends: bit k (the explorer declares each case by its side).
-        let sends = me
-            .cases
-            .iter()
-            .enumerate()
-            .fold(0u64, |s, (k, c)| s | u64::from(c.1) << k);
+        };
         let mut ready = me
             .cases
             .iter()
@@ -288,13 +278,10 @@ impl State {
                 sends,
                 at: 0,
             },
-            // One case ready, a receive at a closed channel (unbuffered: empty).
-            (Some((at, &(o, false))), None) if matches!(&self.objs[o].kind, ObjKind::Chan(c) if c.closed) => {
-                Mode::Closed {
-                    sends,
-                    at: at as u32,
-                }
-            }
+            (Some((at, &(o, false))), None) if self.closed(o) => Mode::Closed {
+                sends,
+                at: at as u32,
+            },
             // One case ready, a plain operation waiting there first in line: it takes
             // that one's place (the race analysis reverses the two where a step
             // between touches its other channels).
@@ -321,6 +308,56 @@ impl State {
             }
             _ => Mode::Write,
         }
+    }
+
+    /// A select with a default (`Pending::Try`) whose one ready case is a receive at a
+    /// closed channel, every case at an unbuffered channel: it reads that channel, as
+    /// a plain receive there does, and finds nobody of the other side at the others
+    /// (`Mode::Closed`). Else a write: it sees what is ready, or that nothing is.
+    fn try_mode(&self, g: Gid) -> crate::engine::Mode {
+        use crate::engine::Mode;
+        let Some(sends) = self.unbuffered_sends(g) else {
+            return Mode::Write;
+        };
+        let cases = &self.gors[g].cases;
+        let mut ready = cases
+            .iter()
+            .enumerate()
+            .filter(|&(_, &(o, send))| self.ready(o, send));
+        match (ready.next(), ready.next()) {
+            (Some((at, &(o, false))), None) if self.closed(o) => Mode::Closed {
+                sends,
+                at: at as u32,
+            },
+            _ => Mode::Write,
+        }
+    }
+
+    /// For a select whose cases are all at unbuffered channels, at most 64, none named
+    /// twice: case k sends where bit k is set (the explorer declares each case by its
+    /// side). `None` for any other select (`select_hand`).
+    fn unbuffered_sends(&self, g: Gid) -> Option<u64> {
+        let cases = &self.gors[g].cases;
+        let twice = |k: usize| cases[..k].iter().any(|c| c.0 == cases[k].0);
+        let buffered = |o: Oid| matches!(&self.objs[o].kind, ObjKind::Chan(c) if c.cap > 0);
+        if cases.len() > 64
+            || (0..cases.len()).any(twice)
+            || cases.iter().any(|&(o, _)| buffered(o))
+        {
+            return None;
+        }
+        Some(
+            cases
+                .iter()
+                .enumerate()
+                .fold(0u64, |s, (k, c)| s | u64::from(c.1) << k),
+        )
+    }
+
+    /// Whether channel `o` is closed (a receive there takes the zero value once its
+    /// buffer is empty).
+    fn closed(&self, o: Oid) -> bool {
+        matches!(&self.objs[o].kind, ObjKind::Chan(c) if c.closed)
     }
 
     /// Whether a case on channel `o` (a send if `send`) could go on now (`Chan::ready`).

@@ -32,13 +32,17 @@ fn conflict_in(a: &[(Obj, Access)], b: &[(Obj, Access)], joins: bool) -> bool {
 }
 
 /// Whether step `a` closes a channel whose receive line step `b` joins (a receive, or
-/// a select with a receive case there, that waits: `dpor::hand_into`). They commute
-/// (`Access::Close`): had `b` come after, it would have found the channel closed and
-/// taken that case at once, as the close completes it; and the close takes it off its
-/// other channels (`Access::Withdraw`), where it never came had it come after.
+/// a select with a receive case there, that waits: `dpor::hand_into`), or reads it
+/// closed (`Mode::Closed`: a channel with a line is read by nothing else). They
+/// commute (`Access::Close`): had `b` come after the close, it would have found the
+/// channel closed and taken that case at once, as the close completes it; the close
+/// takes it off its other channels (`Access::Withdraw`), where it never came had it
+/// come after; and a receive that reads the channel closed came after the close, so
+/// after every join.
 fn closes_on(a: &[(Obj, Access)], b: &[(Obj, Access)]) -> bool {
-    a.iter()
-        .any(|&(o, k)| k == Access::Close && b.contains(&(line(o, false), Access::Join)))
+    a.iter().any(|&(o, k)| {
+        matches!(k, Access::Close | Access::Read) && b.contains(&(line(o, false), Access::Join))
+    })
 }
 
 /// Whether a sleep entry's step (accesses `slept`, as it ran) is still the step its
