@@ -191,19 +191,19 @@ impl Rt {
 impl G {
     /// Its step's declaration, its objects used as `mode` says, into `a` (empty).
     fn step_into(&self, mode: super::Mode, a: &mut Accesses) {
+        // `Hand` and `Closed` are declared by `hand_into` but where traces are
+        // recorded: there, as a wait, a close is a write too.
         let how = match mode {
-            super::Mode::Write | super::Mode::Local | super::Mode::Hand { .. } => Access::Write,
+            super::Mode::Write
+            | super::Mode::Local
+            | super::Mode::Hand { .. }
+            | super::Mode::Closed { .. } => Access::Write,
             super::Mode::Add | super::Mode::Registers | super::Mode::Buffered { .. } => Access::Add,
             super::Mode::Read => Access::Read,
             super::Mode::Acquire | super::Mode::Released => Access::Acquire,
             super::Mode::Release => Access::Release,
-            // Not where traces are recorded (as the hand-off rule): there a wait is a
-            // write, and a close one too.
-            super::Mode::Close | super::Mode::Closed { .. } if explorer::record::on() => {
-                Access::Write
-            }
+            super::Mode::Close if explorer::record::on() => Access::Write,
             super::Mode::Close => Access::Close,
-            super::Mode::Closed { .. } => Access::Read,
         };
         let Some(next) = &self.next else { return };
         match mode {

@@ -314,21 +314,11 @@ impl State {
     /// closed channel, every case at an unbuffered channel: it reads that channel, as
     /// a plain receive there does, and finds nobody of the other side at the others
     /// (`Mode::Closed`). Else a write: it sees what is ready, or that nothing is.
+    /// Those are the conditions under which `select_hand` gives `Closed`.
     fn try_mode(&self, g: Gid) -> crate::engine::Mode {
         use crate::engine::Mode;
-        let Some(sends) = self.unbuffered_sends(g) else {
-            return Mode::Write;
-        };
-        let cases = &self.gors[g].cases;
-        let mut ready = cases
-            .iter()
-            .enumerate()
-            .filter(|&(_, &(o, send))| self.ready(o, send));
-        match (ready.next(), ready.next()) {
-            (Some((at, &(o, false))), None) if self.closed(o) => Mode::Closed {
-                sends,
-                at: at as u32,
-            },
+        match self.select_hand(g) {
+            m @ Mode::Closed { .. } => m,
             _ => Mode::Write,
         }
     }
