@@ -533,12 +533,15 @@ pub(crate) enum Mode {
     ///
     /// `sends` has bit k set where the step's k-th channel (a select's k-th case) is
     /// a send, `at` is the case that takes (`take`), so that each channel is declared
-    /// by its side.
+    /// by its side. `buffered` has bit k set where a select's k-th case is at a
+    /// buffered channel: there it neither waits as a half nor takes, and the step
+    /// writes the channel (`dpor::hand_into`).
     Hand {
         take: bool,
         place: u64,
         sends: u64,
         at: u32,
+        buffered: u64,
     },
     /// A close of an open channel: a write of the channel, but for a receive that
     /// waits there, which it completes as it would complete one that came after

@@ -213,8 +213,9 @@ impl G {
                 place,
                 sends,
                 at,
-            } => return hand_into(next, Some((take, place)), sends, at, a),
-            super::Mode::Closed { sends, at } => return hand_into(next, None, sends, at, a),
+                buffered,
+            } => return hand_into(next, Some((take, place)), (sends, buffered), at, a),
+            super::Mode::Closed { sends, at } => return hand_into(next, None, (sends, 0), at, a),
             _ => {}
         }
         for &(o, k) in next.as_slice() {
@@ -277,7 +278,17 @@ impl G {
 /// analysis's test for reversing it with the wait it took.
 /// `half` is `None` for a receive that finds its channel closed (`Mode::Closed`):
 /// a read of that channel, its other channels as a taker's.
-fn hand_into(next: &Accesses, half: Option<(bool, u64)>, sends: u64, at: u32, a: &mut Accesses) {
+/// A select's case at a buffered channel (bit k of `cases.1`) is a write of it,
+/// waiting or not: there a select waits in a queue that a plain send or receive
+/// kept back may stand before, and a step that finds the buffer as it is (a buffered
+/// send, a try) would have met it had it waited, so every use conflicts.
+fn hand_into(
+    next: &Accesses,
+    half: Option<(bool, u64)>,
+    (sends, buffered): (u64, u64),
+    at: u32,
+    a: &mut Accesses,
+) {
     let mut case = 0u32;
     for &(o, k) in next.as_slice() {
         if k != Access::Write {
@@ -285,7 +296,9 @@ fn hand_into(next: &Accesses, half: Option<(bool, u64)>, sends: u64, at: u32, a:
             continue;
         }
         let send = case < 64 && sends >> case & 1 == 1;
-        if let Some((false, place)) = half {
+        if case < 64 && buffered >> case & 1 == 1 {
+            a.push((o, Access::Write));
+        } else if let Some((false, place)) = half {
             a.push((o, Access::Add));
             a.push((explorer::line(o, send), Access::Join));
             a.push((explorer::line(o, !send), Access::Read));

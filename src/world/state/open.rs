@@ -226,6 +226,7 @@ impl State {
                 place: place(me, self.gors[me].steps),
                 sends: u64::from(sends),
                 at: 0,
+                buffered: 0,
             },
             Some(&(g, _))
                 if self.plain_at(g, o) || self.gors[g].pending == Some(Pending::Select) =>
@@ -235,6 +236,7 @@ impl State {
                     place: place(g, self.gors[g].steps),
                     sends: u64::from(sends),
                     at: 0,
+                    buffered: 0,
                 }
             }
             Some(_) => Mode::Write,
@@ -256,14 +258,18 @@ impl State {
     /// checks. Else a write (several cases ready, or a select first in line). Nor is
     /// a select that names one channel twice: on one side, reversed, its partner would
     /// make two cases ready, and it would choose; on both, a third goroutine on the
-    /// taker's other side could pair with the select or with the taker. Nor one with
-    /// a case at a buffered channel: there it stands in a line where a plain operation
-    /// kept back (`held_at_chan`) may have come before it, so a step that hands it a
-    /// value may have handed it to that one.
+    /// taker's other side could pair with the select or with the taker. At a
+    /// buffered channel a select is neither half: there it stands in a line where a
+    /// plain operation kept back (`held_at_chan`) may have come before it, so a step
+    /// that hands it a value may have handed it to that one; its cases there are
+    /// writes of their channels (`dpor::hand_into`), so every such step is ordered
+    /// with its wait, and it takes only at an unbuffered channel. A timer's channel
+    /// beside unbuffered ones (`select { case v := <-ch: case <-time.After(d): }`) is
+    /// such a case.
     fn select_hand(&self, g: Gid) -> crate::engine::Mode {
         use crate::engine::Mode;
         let me = &self.gors[g];
-        let Some(sends) = self.unbuffered_sends(g) else {
+        let Some((sends, buffered)) = self.hand_cases(g) else {
             return Mode::Write;
         };
         let mut ready = me
@@ -277,15 +283,16 @@ impl State {
                 place: place(g, me.steps),
                 sends,
                 at: 0,
+                buffered,
             },
-            (Some((at, &(o, false))), None) if self.closed(o) => Mode::Closed {
+            (Some((at, &(o, false))), None) if buffered == 0 && self.closed(o) => Mode::Closed {
                 sends,
                 at: at as u32,
             },
             // One case ready, a plain operation waiting there first in line: it takes
             // that one's place (the race analysis reverses the two where a step
             // between touches its other channels).
-            (Some((at, &(o, send))), None) => {
+            (Some((at, &(o, send))), None) if buffered >> at & 1 == 0 => {
                 let first = match &self.objs[o].kind {
                     ObjKind::Chan(c) if !c.closed && !c.nil => {
                         if send {
@@ -302,6 +309,7 @@ impl State {
                         place: place(p, self.gors[p].steps),
                         sends,
                         at: at as u32,
+                        buffered,
                     },
                     _ => Mode::Write,
                 }
@@ -323,25 +331,32 @@ impl State {
         }
     }
 
-    /// For a select whose cases are all at unbuffered channels, at most 64, none named
-    /// twice: case k sends where bit k is set (the explorer declares each case by its
-    /// side). `None` for any other select (`select_hand`).
-    fn unbuffered_sends(&self, g: Gid) -> Option<u64> {
+    /// For a select with at most 64 cases, none named twice, and one at a non-nil
+    /// unbuffered channel if any is at a buffered one: case k sends where bit k of the
+    /// first word is set (the explorer declares each case by its side), and is at a
+    /// buffered channel where bit k of the second is. `None` for any other select
+    /// (`select_hand`): one whose cases are all buffered is kept back
+    /// (`held_at_select`) or takes from a buffer.
+    fn hand_cases(&self, g: Gid) -> Option<(u64, u64)> {
         let cases = &self.gors[g].cases;
         let twice = |k: usize| cases[..k].iter().any(|c| c.0 == cases[k].0);
         let buffered = |o: Oid| matches!(&self.objs[o].kind, ObjKind::Chan(c) if c.cap > 0);
-        if cases.len() > 64
-            || (0..cases.len()).any(twice)
-            || cases.iter().any(|&(o, _)| buffered(o))
-        {
+        if cases.len() > 64 || (0..cases.len()).any(twice) {
             return None;
         }
-        Some(
+        let bits = |f: &dyn Fn(&(Oid, bool)) -> bool| {
             cases
                 .iter()
                 .enumerate()
-                .fold(0u64, |s, (k, c)| s | u64::from(c.1) << k),
-        )
+                .fold(0u64, |s, (k, c)| s | u64::from(f(c)) << k)
+        };
+        let on_buffer = bits(&|c| buffered(c.0));
+        let live = |o: Oid| matches!(&self.objs[o].kind, ObjKind::Chan(c) if !c.nil);
+        let unbuffered = cases.iter().any(|&(o, _)| !buffered(o) && live(o));
+        if on_buffer != 0 && !unbuffered {
+            return None;
+        }
+        Some((bits(&|c| c.1), on_buffer))
     }
 
     /// Whether channel `o` is closed (a receive there takes the zero value once its

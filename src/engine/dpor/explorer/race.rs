@@ -132,6 +132,29 @@ impl Explorer {
                 .map(|l| evs[l].clone())
                 .collect()
         };
+        // The step that took the place event j left waiting as a select (a half
+        // that joins a line and names another channel: `dpor::hand_into`).
+        let taken_later = |j: usize| -> Option<usize> {
+            let e = evs[j];
+            let joins = e.accesses.iter().filter(|a| a.1 == Access::Join).count();
+            let writes = e.accesses.iter().filter(|a| a.1 == Access::Write).count();
+            if joins == 0 || joins + writes < 2 {
+                return None;
+            }
+            let places: Vec<Obj> = e
+                .accesses
+                .iter()
+                .filter(|a| a.1 == Access::Release)
+                .map(|a| a.0)
+                .collect();
+            (j + 1..n).find(|&k| {
+                evs[k].tid != e.tid
+                    && evs[k]
+                        .accesses
+                        .iter()
+                        .any(|a| a.1 == Access::Acquire && places.contains(&a.0))
+            })
+        };
         let mut inserts: Vec<(usize, Vec<Event>, Vec<Event>)> = Vec::new();
         // Races of two joins that a later step tells apart: checked against sleeping
         // goroutines by their start alone (`Cover::Cut`), for the steps after them are
@@ -437,12 +460,13 @@ impl Explorer {
                         .any(|a| a.1 == Access::Write && by_i(a.0, Some(Access::Add)));
                     if took_a_wait && !released.contains(&thread_obj(q)) {
                         // What it would have declared there had it waited: its
-                        // other channels' accesses, and a join of its own side's line
-                        // (the other side's it reads). Joins of that line conflict
-                        // here: one between would have stood behind it.
+                        // other channels' accesses (a write where a case is at a
+                        // buffered channel), and a join of its own side's line (the
+                        // other side's it reads). Joins of that line conflict here:
+                        // one between would have stood behind it.
                         let mut others: Vec<(Obj, Access)> = own
                             .iter()
-                            .filter(|a| matches!(a.1, Access::Add | Access::Read))
+                            .filter(|a| matches!(a.1, Access::Add | Access::Read | Access::Write))
                             .filter(|a| !by_i(a.0, None))
                             .copied()
                             .collect();
@@ -542,6 +566,43 @@ impl Explorer {
                             v.push(evs[i].clone());
                         }
                         inserts.push((i, v, later(i)));
+                        // A select's wait whose place a later step took, raced with
+                        // a plain send or receive i at one of its buffered channels:
+                        // the two halves are one behaviour with the taker waiting
+                        // first and the select taking its place, and the execution
+                        // holds only the first. Moved before i, the select finds that
+                        // case ready (i had emptied or filled the buffer), and then
+                        // whether the taker waits already is another choice: race i
+                        // with that order too (the taker's wait, then the select).
+                        // Not for other steps there (a try, a select), whose
+                        // reversals chain without end on a server loop.
+                        let at_buffer = || {
+                            evs[i].accesses.iter().any(|&(o, k)| {
+                                k == Access::Add && tgt.accesses.contains(&(o, Access::Write))
+                            })
+                        };
+                        if real
+                            && at_buffer()
+                            && let Some(k) = taken_later(j)
+                        {
+                            let y = evs[k].tid;
+                            if !(i + 1..k).any(|m| evs[m].tid == y && has(&pred[m], i)) {
+                                // Only what the taker's own steps came after: the
+                                // rest may come later (another wait in its line would
+                                // be its partner instead).
+                                let past = (i + 1..k).rev().find(|&m| evs[m].tid == y);
+                                let mut w: Vec<Event> = (i + 1..k)
+                                    .filter(|&m| {
+                                        past.is_some_and(|p| m == p || has(&pred[p], m))
+                                            && !has(&pred[m], i)
+                                    })
+                                    .map(|m| evs[m].clone())
+                                    .collect();
+                                w.push(evs[k].clone());
+                                w.push(tgt.clone());
+                                inserts.push((i, w, free(i, k + 1..n)));
+                            }
+                        }
                         // A kept target at several objects (a select kept back at
                         // buffered channels): its attempt stands where it was first kept
                         // back, but had it waited as a step it could have come as late
