@@ -1780,34 +1780,82 @@ fn selects_kept_back_wait_in_the_order_of_their_attempts() {
 /// order where `g3` waits first, main's receive (raced with the select's wait) after.
 #[test]
 fn a_select_with_a_case_at_a_buffer_races_in_its_takers_order() {
+    for try_recv in [false, true] {
+        let model: ModelFn = Arc::new(move |go: &Go| {
+            let c0: Chan<u8> = go.chan("c0", 1);
+            let c1: Chan<u8> = go.chan("c1", 0);
+            let (a0, a1) = (c0.clone(), c1.clone());
+            go.go("g1", move |go| {
+                let f = go.select().send(&a1, 10).recv(&a0).wait();
+                go.note(format!("case {:?}", f.index));
+                let v = a1.recv();
+                go.note(format!("got {v:?}"));
+            });
+            let (b0, b1) = (c0.clone(), c1.clone());
+            go.go("g2", move |go| {
+                b1.send(20);
+                let f = go.select().send(&b0, 21).default().wait();
+                go.note(format!("case {:?}", f.index));
+            });
+            let (d0, d1) = (c0.clone(), c1.clone());
+            go.go("g3", move |go| {
+                let f = go.select().send(&d0, 30).default().wait();
+                go.note(format!("case {:?}", f.index));
+                let v = d1.recv();
+                go.note(format!("got {v:?}"));
+            });
+            if try_recv {
+                let f = go.select().recv(&c0).default().wait();
+                go.note(format!("main case {:?}", f.index));
+            } else {
+                let v = c0.recv();
+                go.note(format!("got {v:?}"));
+            }
+        });
+        let b = bounds().time(stalemate::TimeMode::Virtual);
+        let (_, d) = same_as_loom_in(&b, model);
+        assert_eq!(d.explored.executions, if try_recv { 72 } else { 29 });
+    }
+}
+
+/// The other order of a hand-off is raced only where the taker can come before the
+/// step it is raced with: not where that step is the taker's own (a receive at the
+/// buffer, then the send that takes the select's place). Raced there, the sequence
+/// was the execution's own order, inserted again after each run, and the census never
+/// ended (the fan campaign of seed 20261215): main serves two rounds in a select over
+/// `c0` (unbuffered) and `c1` (capacity 1); `g1` receives from `c0` then sends on
+/// `c1`, `g2` sends on `c0`, `g3` receives from `c1` then sends on `c0`.
+#[test]
+fn a_takers_other_order_is_raced_only_where_it_can_come_first() {
     let model: ModelFn = Arc::new(|go: &Go| {
-        let c0: Chan<u8> = go.chan("c0", 1);
-        let c1: Chan<u8> = go.chan("c1", 0);
+        let c0: Chan<u8> = go.chan("c0", 0);
+        let c1: Chan<u8> = go.chan("c1", 1);
         let (a0, a1) = (c0.clone(), c1.clone());
-        go.go("g1", move |go| {
-            let f = go.select().send(&a1, 10).recv(&a0).wait();
-            go.note(format!("case {:?}", f.index));
-            let v = a1.recv();
-            go.note(format!("got {v:?}"));
+        go.go("g1", move |_| {
+            a0.recv();
+            a1.send(1);
         });
-        let (b0, b1) = (c0.clone(), c1.clone());
-        go.go("g2", move |go| {
-            b1.send(20);
-            let f = go.select().send(&b0, 21).default().wait();
-            go.note(format!("case {:?}", f.index));
-        });
+        let b0 = c0.clone();
+        go.go("g2", move |_| b0.send(2));
         let (d0, d1) = (c0.clone(), c1.clone());
-        go.go("g3", move |go| {
-            let f = go.select().send(&d0, 30).default().wait();
-            go.note(format!("case {:?}", f.index));
-            let v = d1.recv();
-            go.note(format!("got {v:?}"));
+        go.go("g3", move |_| {
+            d1.recv();
+            d0.send(3);
         });
-        let v = c0.recv();
-        go.note(format!("got {v:?}"));
+        for _ in 0..2 {
+            let mut f = go.select().recv(&c0).recv(&c1).wait();
+            let v = f.take::<u8>();
+            go.note(format!("case {:?} got {v:?}", f.index));
+            if v.is_none() {
+                break;
+            }
+        }
     });
-    let b = bounds().time(stalemate::TimeMode::Virtual);
-    same_as_loom_in(&b, model);
+    let b = bounds()
+        .time(stalemate::TimeMode::Virtual)
+        .max_executions(10_000);
+    let (_, d) = same_as_loom_in(&b, model);
+    assert_eq!(d.explored.executions, 12);
 }
 
 /// A plain operation at a buffered channel does not take the place of a select waiting

@@ -567,18 +567,16 @@ impl Explorer {
                         }
                         inserts.push((i, v, later(i)));
                         // A select's wait whose place a later step took, raced with
-                        // a plain send or receive i at one of its buffered channels:
-                        // the two halves are one behaviour with the taker waiting
-                        // first and the select taking its place, and the execution
-                        // holds only the first. Moved before i, the select finds that
-                        // case ready (i had emptied or filled the buffer), and then
-                        // whether the taker waits already is another choice: race i
-                        // with that order too (the taker's wait, then the select).
-                        // Not for other steps there (a try, a select), whose
-                        // reversals chain without end on a server loop.
+                        // a step i at one of its buffered channels: the two halves
+                        // are one behaviour with the taker waiting first and the
+                        // select taking its place, and the execution holds only the
+                        // first. Moved before i, the select may find that case ready
+                        // (i had emptied or filled the buffer), and then whether the
+                        // taker waits already is another choice: race i with that
+                        // order too (the taker's wait, then the select).
                         let at_buffer = || {
-                            evs[i].accesses.iter().any(|&(o, k)| {
-                                k == Access::Add && tgt.accesses.contains(&(o, Access::Write))
+                            evs[i].accesses.iter().any(|&(o, _)| {
+                                o != ANY && tgt.accesses.contains(&(o, Access::Write))
                             })
                         };
                         if real
@@ -586,15 +584,24 @@ impl Explorer {
                             && let Some(k) = taken_later(j)
                         {
                             let y = evs[k].tid;
-                            if !(i + 1..k).any(|m| evs[m].tid == y && has(&pred[m], i)) {
-                                // Only what the taker's own steps came after: the
-                                // rest may come later (another wait in its line would
-                                // be its partner instead).
+                            // The taker must be able to come before i (not i's own
+                            // goroutine: the sequence would be the execution's own
+                            // order, inserted again after each run), and nothing
+                            // moves across the clock's advance.
+                            if y != evs[i].tid
+                                && !(i + 1..k).any(|m| {
+                                    evs[m].tid == CLOCK || (evs[m].tid == y && has(&pred[m], i))
+                                })
+                            {
+                                // Only what the taker's own steps and the select came
+                                // after: the rest may come later (another wait in the
+                                // taker's line would be its partner instead).
                                 let past = (i + 1..k).rev().find(|&m| evs[m].tid == y);
                                 let mut w: Vec<Event> = (i + 1..k)
                                     .filter(|&m| {
-                                        past.is_some_and(|p| m == p || has(&pred[p], m))
-                                            && !has(&pred[m], i)
+                                        !has(&pred[m], i)
+                                            && (has(&pred[j], m)
+                                                || past.is_some_and(|p| m == p || has(&pred[p], m)))
                                     })
                                     .map(|m| evs[m].clone())
                                     .collect();
