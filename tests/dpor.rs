@@ -1262,6 +1262,49 @@ fn a_close_completes_waiting_receives_as_it_would_late_ones() {
     }
 }
 
+/// A receive after a close still races with it, even where, had it come first, it
+/// would have waited and the close completed it: waiting, a select is seen at its
+/// other channels. Tried as commuting with the close (a select with no default that
+/// finds its channel closed), dpor lost four of loom's outcomes here (the general
+/// campaign of seed 20261218): main closes `c2`; `g1` serves two rounds of a select
+/// at `c0` and `c2`; `g2` and `g3` each try to send on `c0`. Lost: the tries hand
+/// their values to `g1`'s waiting select before the close.
+#[test]
+fn a_receive_after_a_close_that_a_try_could_have_met_races_with_it() {
+    let model: ModelFn = Arc::new(|go: &Go| {
+        let c0: Chan<u8> = go.chan("c0", 0);
+        let c2: Chan<u8> = go.chan("c2", 0);
+        let (a0, a2) = (c0.clone(), c2.clone());
+        go.go("g1", move |go| {
+            for _ in 0..2 {
+                let mut f = go.select().recv(&a0).recv(&a2).wait();
+                let i = f.index;
+                let v = f.take::<u8>();
+                go.note(format!("served {i:?} got {v:?}"));
+                if v.is_none() {
+                    break;
+                }
+            }
+        });
+        for (name, v) in [("g2", 20), ("g3", 30)] {
+            let b = c0.clone();
+            go.go(name, move |go| {
+                let f = go.select().send(&b, v).default().wait();
+                go.note(format!("case {:?}", f.index));
+            });
+        }
+        c2.close();
+    });
+    let b = bounds().time(stalemate::TimeMode::Virtual);
+    let (_, d) = same_as_dfs_in(&b, model);
+    let got = unwaited(&d.outcomes);
+    assert!(
+        got.iter()
+            .any(|o| o.contains("got Some(20)") && o.contains("got Some(30)")),
+        "{got:?}"
+    );
+}
+
 /// A close still races with a select that took at another of its channels, finding
 /// this one open: had the close come first, the select would have chosen between the
 /// two. Lost with a close commuting with every step that saw its channel open.
