@@ -56,6 +56,17 @@ fn run(engine: &Engine, model: ModelFn) -> Census {
     run_in(engine, &bounds(), model)
 }
 
+/// The model `f` builds for each n: checked against DFS for n = 1..=`checked`
+/// (`same_as_dfs`), and dpor's executions for n = 1..=`counted`.
+fn checked_counts(checked: usize, counted: usize, f: impl Fn(usize) -> ModelFn) -> Vec<u64> {
+    for n in 1..=checked {
+        same_as_dfs(f(n));
+    }
+    (1..=counted)
+        .map(|n| run(&Engine::Dpor, f(n)).explored.executions)
+        .collect()
+}
+
 /// `run` under bounds `b`.
 fn run_in(engine: &Engine, b: &Bounds, model: ModelFn) -> Census {
     let c = census(engine, b, model).expect("ran");
@@ -967,16 +978,12 @@ fn fan_in(n: usize, cap: usize) -> ModelFn {
 #[test]
 fn a_fan_in_is_one_execution() {
     for cap in [0, 1] {
-        for n in 1..=3 {
-            same_as_dfs(fan_in(n, cap));
-        }
+        assert_eq!(
+            checked_counts(3, 12, |n| fan_in(n, cap)),
+            [1; 12],
+            "cap {cap}"
+        );
     }
-    let counts = |cap: usize, ns: std::ops::RangeInclusive<usize>| -> Vec<u64> {
-        ns.map(|n| run(&Engine::Dpor, fan_in(n, cap)).explored.executions)
-            .collect()
-    };
-    assert_eq!(counts(1, 1..=12), [1; 12]);
-    assert_eq!(counts(0, 1..=12), [1; 12]);
 }
 
 /// A fan-in over channels of capacity `cap` where one side of each is a select with no
@@ -1023,21 +1030,9 @@ fn fan_in_through_selects(n: usize, select_sends: bool, cap: usize) -> ModelFn {
 #[test]
 fn a_fan_in_to_a_waiting_select_is_one_execution() {
     for select_sends in [true, false] {
-        for n in 1..=2 {
-            same_as_dfs(fan_in_through_selects(n, select_sends, 0));
-        }
+        let counts = checked_counts(2, 10, |n| fan_in_through_selects(n, select_sends, 0));
+        assert_eq!(counts, [1; 10], "select_sends {select_sends}");
     }
-    let counts = |select_sends: bool| -> Vec<u64> {
-        (1..=10)
-            .map(|n| {
-                run(&Engine::Dpor, fan_in_through_selects(n, select_sends, 0))
-                    .explored
-                    .executions
-            })
-            .collect()
-    };
-    assert_eq!(counts(false), [1; 10]);
-    assert_eq!(counts(true), [1; 10]);
 }
 
 /// A fan-in to main's selects, each with a case at an unbuffered channel of a worker's
@@ -1077,20 +1072,8 @@ fn fan_in_beside_a_buffer(n: usize, timer: bool) -> ModelFn {
 /// is a write, ordered against each worker's send ("Not done yet").
 #[test]
 fn a_fan_in_to_selects_beside_a_buffer_is_one_execution() {
-    for timer in [false, true] {
-        for n in 1..=2 {
-            same_as_dfs(fan_in_beside_a_buffer(n, timer));
-        }
-    }
-    let counts = |timer: bool, n: usize| -> Vec<u64> {
-        (1..=n)
-            .map(|n| {
-                run(&Engine::Dpor, fan_in_beside_a_buffer(n, timer))
-                    .explored
-                    .executions
-            })
-            .collect()
-    };
+    let counts =
+        |timer: bool, most: usize| checked_counts(2, most, |n| fan_in_beside_a_buffer(n, timer));
     assert_eq!(counts(false, 10), [1; 10]);
     assert_eq!(counts(true, 4), [6, 18, 44, 98]);
 }
@@ -1129,21 +1112,9 @@ fn fan_out_to_selects(n: usize, shared: bool) -> ModelFn {
 #[test]
 fn a_fan_out_to_waiting_selects_is_one_execution() {
     for shared in [false, true] {
-        for n in 1..=2 {
-            same_as_dfs(fan_out_to_selects(n, shared));
-        }
+        let counts = checked_counts(2, 6, |n| fan_out_to_selects(n, shared));
+        assert_eq!(counts, [1; 6], "shared {shared}");
     }
-    let counts = |shared: bool, most: usize| -> Vec<u64> {
-        (1..=most)
-            .map(|n| {
-                run(&Engine::Dpor, fan_out_to_selects(n, shared))
-                    .explored
-                    .executions
-            })
-            .collect()
-    };
-    assert_eq!(counts(false, 6), [1; 6]);
-    assert_eq!(counts(true, 6), [1; 6]);
 }
 
 /// Three selects at three unbuffered channels, each pair sharing one on opposite
@@ -1248,16 +1219,7 @@ fn broadcast_close(n: usize, select: bool, tries: bool) -> ModelFn {
 #[test]
 fn a_close_completes_waiting_receives_as_it_would_late_ones() {
     for (select, tries) in [(false, false), (true, false), (false, true), (true, true)] {
-        for n in 1..=2 {
-            same_as_dfs(broadcast_close(n, select, tries));
-        }
-        let counts: Vec<u64> = (1..=6)
-            .map(|n| {
-                run(&Engine::Dpor, broadcast_close(n, select, tries))
-                    .explored
-                    .executions
-            })
-            .collect();
+        let counts = checked_counts(2, 6, |n| broadcast_close(n, select, tries));
         assert_eq!(counts, [2; 6], "select {select}, tries {tries}");
     }
 }
@@ -1344,16 +1306,7 @@ fn a_close_races_with_a_select_that_found_its_channel_open() {
 #[test]
 fn a_fan_in_to_a_select_at_buffered_channels_is_one_execution() {
     for select_sends in [true, false] {
-        for n in 1..=2 {
-            same_as_dfs(fan_in_through_selects(n, select_sends, 1));
-        }
-        let counts: Vec<u64> = (1..=10)
-            .map(|n| {
-                run(&Engine::Dpor, fan_in_through_selects(n, select_sends, 1))
-                    .explored
-                    .executions
-            })
-            .collect();
+        let counts = checked_counts(2, 10, |n| fan_in_through_selects(n, select_sends, 1));
         assert_eq!(counts, [1; 10], "select_sends {select_sends}");
     }
 }
@@ -1958,13 +1911,7 @@ fn a_fan_in_of_two_values_each_is_one_execution() {
             go.note(format!("sum {sum}"));
         })
     };
-    for n in 1..=2 {
-        same_as_dfs(fan(n));
-    }
-    let counts: Vec<u64> = (1..=10)
-        .map(|n| run(&Engine::Dpor, fan(n)).explored.executions)
-        .collect();
-    assert_eq!(counts, [1; 10]);
+    assert_eq!(checked_counts(2, 10, fan), [1; 10]);
 }
 
 /// Two sends kept back at a full buffer, a goroutine that tries to send, a receiver

@@ -132,13 +132,11 @@ impl Explorer {
                 .map(|l| evs[l].clone())
                 .collect()
         };
-        // The step that took the place event j left waiting as a select (a half
-        // that joins a line and names another channel: `dpor::hand_into`).
+        // The step that took the place event j left waiting (a half: it joins a
+        // line, `dpor::hand_into`).
         let taken_later = |j: usize| -> Option<usize> {
             let e = evs[j];
-            let joins = e.accesses.iter().filter(|a| a.1 == Access::Join).count();
-            let writes = e.accesses.iter().filter(|a| a.1 == Access::Write).count();
-            if joins == 0 || joins + writes < 2 {
+            if !e.accesses.iter().any(|a| a.1 == Access::Join) {
                 return None;
             }
             let places: Vec<Obj> = e
@@ -567,7 +565,8 @@ impl Explorer {
                         }
                         inserts.push((i, v, later(i)));
                         // A select's wait whose place a later step took, raced with
-                        // a step i at one of its buffered channels: the two halves
+                        // a step i at one of its buffered channels (a half writes
+                        // only those: `dpor::hand_into`): the two halves
                         // are one behaviour with the taker waiting first and the
                         // select taking its place, and the execution holds only the
                         // first. Moved before i, the select may find that case ready
@@ -575,9 +574,10 @@ impl Explorer {
                         // taker waits already is another choice: race i with that
                         // order too (the taker's wait, then the select).
                         let at_buffer = || {
-                            evs[i].accesses.iter().any(|&(o, _)| {
-                                o != ANY && tgt.accesses.contains(&(o, Access::Write))
-                            })
+                            evs[i]
+                                .accesses
+                                .iter()
+                                .any(|&(o, _)| tgt.accesses.contains(&(o, Access::Write)))
                         };
                         if real
                             && at_buffer()
