@@ -72,6 +72,32 @@ impl Explorer {
             self.halted = Some(done);
             return Collect::Halt;
         }
+        // Siblings inserted here after the branch was given away, whose labels make
+        // its event: where the branch runs, its step merges them (`close_step`); the
+        // subtree could not, so it is done here. One with a subtree of its own would
+        // have been grafted below the branch: the branch is explored here then.
+        let made: Vec<usize> = match (&done.full, &done.ev, &done.arity) {
+            (None, Some(ev), Some(arity)) => (0..self.stack[li].pending.len())
+                .filter(|&i| makes(&self.stack[li].pending[i].ev, ev, arity))
+                .collect(),
+            _ => Vec::new(),
+        };
+        if made
+            .iter()
+            .any(|&i| !self.stack[li].pending[i].children.is_empty())
+        {
+            self.stats.redone += 1;
+            return Collect::Explore;
+        }
+        if !made.is_empty() {
+            for &i in made.iter().rev() {
+                self.stack[li].pending.remove(i);
+            }
+            self.stats.merged += 1;
+            if self.root == Some(li) {
+                self.full = true;
+            }
+        }
         let d = done.stats;
         let s = &mut self.stats;
         s.adopted += 1 + d.adopted;
@@ -130,6 +156,7 @@ impl Explorer {
         self.last_op.clear();
         Done {
             ev: lvl.ev.clone(),
+            arity: self.root_arity.clone(),
             stoppers: lvl.stoppers.clone(),
             ops: std::mem::take(&mut self.ops),
             full: self.full.then(|| lvl.clone()),

@@ -207,6 +207,17 @@ struct Level {
 
 type SleepEntry = (Tid, Accesses, Option<Vec<Vec<u32>>>);
 
+/// Whether label `label` makes event `ev`, a step whose choices had `arity` cases
+/// each: its goroutine's, its values clamped to those cases (values past the step's
+/// choices were never asked for). Such a sibling would run the branch again.
+fn makes(label: &Event, ev: &Event, arity: &[u32]) -> bool {
+    let n = arity.len();
+    label.tid == ev.tid
+        && label.choices.len() >= n
+        && ev.choices.len() >= n
+        && (0..n).all(|k| label.choices[k].min(arity[k] - 1) == ev.choices[k])
+}
+
 #[derive(Clone, Debug, Default)]
 pub struct Stats {
     /// `begin()` calls that returned true.
@@ -291,8 +302,10 @@ struct Given {
 /// What exploring a given subtree did that its giver would have done itself.
 #[derive(Debug, Default)]
 pub struct Done {
-    /// The branch's event as executed at the subtree's level.
+    /// The branch's event as executed at the subtree's level, and how many cases its
+    /// choices had (`Explorer::root_arity`).
     ev: Option<Event>,
+    arity: Option<Vec<u32>>,
     stoppers: Vec<Tid>,
     /// Wakeup insertions at the subtree's level and above, in their order.
     ops: Vec<(usize, Vec<Event>, Cover)>,
@@ -328,6 +341,9 @@ pub struct Explorer {
     nchoice: usize,
     /// How many cases each of the current step's choices had (a first run's).
     arity: Vec<u32>,
+    /// The same of a given subtree's own step at its root level, once it ran (and was
+    /// not abandoned): for the giver to merge the siblings it makes (`collect`).
+    root_arity: Option<Vec<u32>>,
     forced_len: usize,
     replaying_step: bool,
     started: bool,
@@ -401,6 +417,7 @@ impl Explorer {
             pos: 0,
             nchoice: 0,
             arity: Vec::new(),
+            root_arity: None,
             forced_len: 0,
             replaying_step: false,
             started: false,
@@ -739,7 +756,8 @@ impl Explorer {
         }
         let n = self.nchoice;
         let li = self.pos - 1;
-        let lvl = &mut self.stack[li];
+        let root = self.root == Some(li);
+        let (arity, lvl) = (&self.arity, &mut self.stack[li]);
         let Some(ev) = lvl.ev.as_mut() else {
             return;
         };
@@ -754,12 +772,10 @@ impl Explorer {
         if self.abandoned {
             return;
         }
-        let (tid, arity) = (ev.tid, &self.arity);
-        let same = |p: &WuNode| {
-            p.ev.tid == tid
-                && p.ev.choices.len() >= n
-                && (0..n).all(|k| p.ev.choices[k].min(arity[k] - 1) == ev.choices[k])
-        };
+        if root {
+            self.root_arity = Some(arity.clone());
+        }
+        let same = |p: &WuNode| makes(&p.ev, ev, arity);
         if !lvl.pending.iter().any(same) {
             return;
         }

@@ -34,6 +34,8 @@ struct Run<'a> {
     threads: &'a [Vec<Op>],
     pc: Vec<usize>,
     held: Vec<(Obj, usize)>,
+    /// Objects written so far (a pick chooses only at one of them, `one`).
+    written: Vec<Obj>,
 }
 
 impl<'a> Run<'a> {
@@ -42,6 +44,7 @@ impl<'a> Run<'a> {
             threads,
             pc: vec![0; threads.len()],
             held: Vec::new(),
+            written: Vec::new(),
         }
     }
     /// Enabled and blocked threads' next steps.
@@ -65,6 +68,7 @@ impl<'a> Run<'a> {
         match op {
             Op::Lock(m) => self.held.push((m, t)),
             Op::Unlock(m) => self.held.retain(|h| h.0 != m),
+            Op::Write(o) | Op::Pick(o) => self.written.push(o),
             _ => {}
         }
         let (o, a) = op.access();
@@ -440,9 +444,14 @@ fn one(x: &mut Explorer, threads: &[Vec<Op>]) -> Vec<Tid> {
         };
         ran.push(t);
         let t = t as usize;
-        let pick = matches!(threads[t][run.pc[t]], Op::Pick(_));
+        // A pick's cases depend on the state, as a select's ready cases do: two
+        // where its object was written before, else one (no choice).
+        let cases = match threads[t][run.pc[t]] {
+            Op::Pick(o) if run.written.contains(&o) => 2,
+            _ => 1,
+        };
         run.step(t);
-        if pick && x.choose(2) == 1 {
+        if x.choose(cases) == 1 {
             run.pc[t] = (run.pc[t] + 1).min(threads[t].len());
         }
     }
