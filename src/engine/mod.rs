@@ -551,8 +551,11 @@ pub(crate) enum Mode {
     /// case (`at`, `sends` as for `Hand`) among unbuffered channels: it reads the
     /// channel, so such receives commute (each takes the zero value and syncs with the
     /// close); at a select's other channels it finds nobody of the other side, as a
-    /// taker does (`dpor::hand_into`).
-    Closed { sends: u64, at: u32 },
+    /// taker does (`dpor::hand_into`). `waits`: a plain receive, which commutes with
+    /// the close too (had it come first it would have waited, seen by nobody but a step
+    /// at its channel, and the close would have completed it); not a select (waiting,
+    /// it is seen at its other channels) nor a try (it would not have waited).
+    Closed { sends: u64, at: u32, waits: bool },
     /// Touches nothing shared: a goroutine whose blocked operation another completed
     /// (a hand-off) only takes its result (see `State::hand_off`; a released `Wait`
     /// is `Released`); one that ends a wait that is no operation (main waiting for the

@@ -215,7 +215,16 @@ impl G {
                 at,
                 buffered,
             } => return hand_into(next, Some((take, place)), (sends, buffered), at, a),
-            super::Mode::Closed { sends, at } => return hand_into(next, None, (sends, 0), at, a),
+            // A plain receive that found its channel closed also reads its receive
+            // line: the mark by which the close commutes with it (`deps::closes_on`).
+            super::Mode::Closed { sends, at, waits } => {
+                hand_into(next, None, (sends, 0), at, a);
+                if waits && let Some(&(o, _)) = next.iter().find(|x| x.1 == Access::Write) {
+                    a.push((explorer::line(o, false), Access::Read));
+                    a.sort_unstable();
+                }
+                return;
+            }
             _ => {}
         }
         for &(o, k) in next.as_slice() {

@@ -192,10 +192,13 @@ impl State {
                 }
                 ObjKind::Chan(c) if c.cap == 0 && !c.nil && !c.closed => self.hand(g, o, c, false),
                 // Every receive that finds the channel closed and empty gets the zero
-                // value and syncs with the close: they commute.
-                ObjKind::Chan(c) if c.closed && c.buf.is_empty() => {
-                    Mode::Closed { sends: 0, at: 0 }
-                }
+                // value and syncs with the close: they commute, and with the close
+                // (`Mode::Closed`'s `waits`).
+                ObjKind::Chan(c) if c.closed && c.buf.is_empty() => Mode::Closed {
+                    sends: 0,
+                    at: 0,
+                    waits: true,
+                },
                 _ => Mode::Write,
             },
             // A close that finds the channel open: a receive waiting there is woken
@@ -288,6 +291,7 @@ impl State {
             (Some((at, &(o, false))), None) if buffered == 0 && self.closed(o) => Mode::Closed {
                 sends,
                 at: at as u32,
+                waits: false,
             },
             // One case ready, a plain operation waiting there first in line: it takes
             // that one's place (the race analysis reverses the two where a step

@@ -38,10 +38,16 @@ fn conflict_in(a: &[(Obj, Access)], b: &[(Obj, Access)], joins: bool) -> bool {
 /// channel closed and taken that case at once, as the close completes it; the close
 /// takes it off its other channels (`Access::Withdraw`), where it never came had it
 /// come after; and a receive that reads the channel closed came after the close, so
-/// after every join.
+/// after every join. Also whether `a` closes a channel that `b`, a plain receive,
+/// found closed (it reads the channel and its receive line: `Mode::Closed`'s
+/// `waits`): had it come first it would have waited there, and the close completed
+/// it; what could have met it waiting writes the channel, which it reads.
 fn closes_on(a: &[(Obj, Access)], b: &[(Obj, Access)]) -> bool {
     a.iter().any(|&(o, k)| {
         matches!(k, Access::Close | Access::Read) && b.contains(&(line(o, false), Access::Join))
+            || k == Access::Close
+                && b.contains(&(o, Access::Read))
+                && b.contains(&(line(o, false), Access::Read))
     })
 }
 
