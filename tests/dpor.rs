@@ -1273,6 +1273,32 @@ fn a_plain_receive_after_a_close_still_meets_a_try_before_it() {
     }
 }
 
+/// A close that finds a sender waiting (it panics it) still races with a plain receive
+/// after it: had the receive come first, it would have taken the sender's value, not
+/// waited. Nothing else reverses them where the clock orders the sender's wait before
+/// the receive (found in review): a sender waits at `c`; a receiver and main sleep,
+/// then main closes `c` and the receiver receives. Lost with the close commuting with
+/// the receive: the receiver takes 1, and the close races with the send (a data race).
+#[test]
+fn a_close_that_finds_a_sender_waiting_races_with_a_receive_after_it() {
+    let model: ModelFn = Arc::new(|go: &Go| {
+        let c: Chan<u8> = go.chan("c", 0);
+        let s = c.clone();
+        go.go("s", move |_| s.send(1));
+        let r = c.clone();
+        go.go("r", move |go| {
+            go.sleep(Duration::from_millis(1));
+            let v = r.recv();
+            go.note(format!("r {v:?}"));
+        });
+        go.sleep(Duration::from_millis(1));
+        c.close();
+    });
+    let b = bounds().time(stalemate::TimeMode::Virtual);
+    let (dfs, _) = same_as_dfs_in(&b, model);
+    assert!(dfs.violations.contains("data-race"), "{:?}", dfs.violations);
+}
+
 /// A receive after a close still races with it, even where, had it come first, it
 /// would have waited and the close completed it: waiting, a select is seen at its
 /// other channels. Tried as commuting with the close (a select with no default that

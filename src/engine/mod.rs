@@ -543,9 +543,10 @@ pub(crate) enum Mode {
         at: u32,
         buffered: u64,
     },
-    /// A close of an open channel: a write of the channel, but for a receive that
-    /// waits there, which it completes as it would complete one that came after
-    /// (`Access::Close`).
+    /// A close of an open channel, empty, no sender waiting: a write of the channel,
+    /// but for a receive that waits there, which it completes as it would complete one
+    /// that came after, and a plain receive after it, which would have waited had it
+    /// come before (`Access::Close`).
     Close,
     /// A receive that finds its channel closed and empty, plain or a select's one ready
     /// case (`at`, `sends` as for `Hand`) among unbuffered channels: it reads the

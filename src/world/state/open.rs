@@ -201,10 +201,20 @@ impl State {
                 },
                 _ => Mode::Write,
             },
-            // A close that finds the channel open: a receive waiting there is woken
-            // with what it would get had it come after (`Mode::Close`).
+            // A close that finds the channel open, empty, no sender waiting: a receive
+            // waiting there is woken with what it would get had it come after, and one
+            // after it would have waited had it come before (`Mode::Close`). Not where
+            // a sender waits (the close panics it): a receive before the close would
+            // have taken its value, and the clock may order the sender's wait before
+            // the receive, so that only this race reverses them
+            // (`a_close_that_finds_a_sender_waiting_races_with_a_receive_after_it`);
+            // nor where the buffer holds values, which a receive before it would take.
             Some(Pending::Close(o)) => match &self.objs[o].kind {
-                ObjKind::Chan(c) if !c.nil && !c.closed => Mode::Close,
+                ObjKind::Chan(c)
+                    if !c.nil && !c.closed && c.sendq.is_empty() && c.buf.is_empty() =>
+                {
+                    Mode::Close
+                }
                 _ => Mode::Write,
             },
             // A select that waits (no case ready) leaves its place at each of its

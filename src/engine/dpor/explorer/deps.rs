@@ -41,7 +41,9 @@ fn conflict_in(a: &[(Obj, Access)], b: &[(Obj, Access)], joins: bool) -> bool {
 /// after every join. Also whether `a` closes a channel that `b`, a plain receive,
 /// found closed (it reads the channel and its receive line: `Mode::Closed`'s
 /// `waits`): had it come first it would have waited there, and the close completed
-/// it; what could have met it waiting writes the channel, which it reads.
+/// it, for the close found nobody it could have met (`Mode::Close`: no sender
+/// waiting, no value in the buffer); a step that could have met it between writes
+/// the channel, which it reads.
 fn closes_on(a: &[(Obj, Access)], b: &[(Obj, Access)]) -> bool {
     a.iter().any(|&(o, k)| {
         matches!(k, Access::Close | Access::Read) && b.contains(&(line(o, false), Access::Join))
