@@ -89,14 +89,12 @@ impl Explorer {
             self.stats.redone += 1;
             return Collect::Explore;
         }
+        // (Never at this explorer's own root: it gives only below it.)
         if !made.is_empty() {
             for &i in made.iter().rev() {
                 self.stack[li].pending.remove(i);
             }
             self.stats.merged += 1;
-            if self.root == Some(li) {
-                self.full = true;
-            }
         }
         let d = done.stats;
         let s = &mut self.stats;
@@ -110,6 +108,8 @@ impl Explorer {
         s.infeasible += d.infeasible;
         s.merged += d.merged;
         s.races += d.races;
+        s.insertions += d.insertions;
+        s.choice_skips += d.choice_skips;
         s.nondeterminism += d.nondeterminism;
         s.max_depth = s.max_depth.max(d.max_depth);
         let full = done.full.is_some();
