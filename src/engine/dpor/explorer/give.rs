@@ -75,10 +75,12 @@ impl Explorer {
         // Siblings inserted here after the branch was given away, whose labels make
         // its event: where the branch runs, its step merges them (`close_step`); the
         // subtree could not, so it is done here. One with a subtree of its own would
-        // have been grafted below the branch: the branch is explored here then.
-        let made: Vec<usize> = match (&done.full, &done.ev, &done.arity) {
-            (None, Some(ev), Some(arity)) => (0..self.stack[li].pending.len())
-                .filter(|&i| makes(&self.stack[li].pending[i].ev, ev, arity))
+        // have been grafted below the branch: the branch is explored here then. A
+        // subtree whose step chose among cases read more of the level (`full`), so
+        // here the step made no choice: its goroutine's siblings make it.
+        let made: Vec<usize> = match (&done.full, &done.ev) {
+            (None, Some(ev)) => (0..self.stack[li].pending.len())
+                .filter(|&i| makes(&self.stack[li].pending[i].ev, ev, &[]))
                 .collect(),
             _ => Vec::new(),
         };
@@ -156,7 +158,6 @@ impl Explorer {
         self.last_op.clear();
         Done {
             ev: lvl.ev.clone(),
-            arity: self.root_arity.clone(),
             stoppers: lvl.stoppers.clone(),
             ops: std::mem::take(&mut self.ops),
             full: self.full.then(|| lvl.clone()),

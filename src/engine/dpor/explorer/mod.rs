@@ -302,10 +302,8 @@ struct Given {
 /// What exploring a given subtree did that its giver would have done itself.
 #[derive(Debug, Default)]
 pub struct Done {
-    /// The branch's event as executed at the subtree's level, and how many cases its
-    /// choices had (`Explorer::root_arity`).
+    /// The branch's event as executed at the subtree's level.
     ev: Option<Event>,
-    arity: Option<Vec<u32>>,
     stoppers: Vec<Tid>,
     /// Wakeup insertions at the subtree's level and above, in their order.
     ops: Vec<(usize, Vec<Event>, Cover)>,
@@ -341,9 +339,6 @@ pub struct Explorer {
     nchoice: usize,
     /// How many cases each of the current step's choices had (a first run's).
     arity: Vec<u32>,
-    /// The same of a given subtree's own step at its root level, once it ran (and was
-    /// not abandoned): for the giver to merge the siblings it makes (`collect`).
-    root_arity: Option<Vec<u32>>,
     forced_len: usize,
     replaying_step: bool,
     started: bool,
@@ -417,7 +412,6 @@ impl Explorer {
             pos: 0,
             nchoice: 0,
             arity: Vec::new(),
-            root_arity: None,
             forced_len: 0,
             replaying_step: false,
             started: false,
@@ -756,7 +750,6 @@ impl Explorer {
         }
         let n = self.nchoice;
         let li = self.pos - 1;
-        let root = self.root == Some(li);
         let (arity, lvl) = (&self.arity, &mut self.stack[li]);
         let Some(ev) = lvl.ev.as_mut() else {
             return;
@@ -771,9 +764,6 @@ impl Explorer {
         // its subtree is never explored.
         if self.abandoned {
             return;
-        }
-        if root {
-            self.root_arity = Some(arity.clone());
         }
         let same = |p: &WuNode| makes(&p.ev, ev, arity);
         if !lvl.pending.iter().any(same) {
