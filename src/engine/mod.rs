@@ -562,6 +562,11 @@ pub(crate) enum Mode {
     /// is `Released`); one that ends a wait that is no operation (main waiting for the
     /// others, a poll).
     Local,
+    /// Waits for ever at a nil channel (a send, a receive, or a select whose every
+    /// case is at one): Go's runtime parks it at no object, and no step can complete
+    /// it or see it but a poll, which reads every goroutine's moves. A write of an
+    /// object of its goroutine's own, which only such a poll (`ANY`) conflicts with.
+    Nil,
 }
 
 /// What the world says of its goroutines' next steps, each given to the callback with

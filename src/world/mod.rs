@@ -327,13 +327,42 @@ impl World {
         attempt: impl FnMut(&mut State, Gid) -> Attempt<R>,
     ) -> R {
         let me = self.me();
-        // The goroutine's list is reused: a select is a hot path.
-        self.flush_reading(|st| {
+        // The goroutine's list is reused: a select is a hot path. Under an engine that
+        // reduces, a case at a nil channel is none: Go's runtime never looks at it (a
+        // nil channel is no object), so the step neither declares nor lists it. A
+        // select whose every case is nil keeps them, as its scheduling point, and
+        // touches nothing (`State::mode`).
+        let nil = self.flush_reading(|st| {
             let list = &mut st.gors[me].cases;
             list.clear();
             list.extend(cases);
+            let mut nil = 0u64;
+            if engine::keeps_back(self.kind) && list.len() <= 64 {
+                for (k, c) in list.iter().enumerate() {
+                    if matches!(&st.objs[c.0].kind, ObjKind::Chan(ch) if ch.nil) {
+                        nil |= 1 << k;
+                    }
+                }
+                if nil != 0 && nil.count_ones() as usize != list.len() {
+                    let mut k = 0;
+                    list.retain(|_| {
+                        k += 1;
+                        nil >> (k - 1) & 1 == 0
+                    });
+                } else {
+                    nil = 0;
+                }
+            }
+            nil
         });
-        self.step(me, true, Some(pending), objs, attempt)
+        if nil == 0 {
+            return self.step(me, true, Some(pending), objs, attempt);
+        }
+        let live: Vec<&Obj> = (objs.iter().enumerate())
+            .filter(|&(k, _)| nil >> k & 1 == 0)
+            .map(|(_, o)| *o)
+            .collect();
+        self.step(me, true, Some(pending), &live, attempt)
     }
 
     /// `op`; `moves`: taking it is a move (see `State::moves`), as every operation

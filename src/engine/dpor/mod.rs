@@ -196,6 +196,7 @@ impl G {
         let how = match mode {
             super::Mode::Write
             | super::Mode::Local
+            | super::Mode::Nil
             | super::Mode::Hand { .. }
             | super::Mode::Closed { .. } => Access::Write,
             super::Mode::Add | super::Mode::Registers | super::Mode::Buffered { .. } => Access::Add,
@@ -205,6 +206,10 @@ impl G {
             super::Mode::Close if explorer::record::on() => Access::Write,
             super::Mode::Close => Access::Close,
         };
+        if mode == super::Mode::Nil {
+            a.push((nil_obj(self), Access::Write));
+            return;
+        }
         let Some(next) = &self.next else { return };
         match mode {
             _ if explorer::record::on() => {}
@@ -374,6 +379,13 @@ fn wake(parked: &[Tid], g: &mut G, woke: &mut Accesses) -> bool {
         woke.push((wake_obj(g), Access::Wake));
     }
     g.woken
+}
+
+/// The object a goroutine's step at a nil channel writes (`Mode::Nil`): its own, which
+/// no other step names, so that only a step that touches everything (`ANY`: a poll's
+/// decision) is ordered against it.
+fn nil_obj(g: &G) -> Obj {
+    mix(g.tid ^ mix(0x006e_696c)) >> 1
 }
 
 /// The object a goroutine's waker and its next step both name (`Access::Wake`): one per

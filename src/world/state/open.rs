@@ -169,6 +169,17 @@ impl State {
             // oldest one, with nobody waiting on it: each moves its own cursor and
             // syncs with its own slot (`Chan::slots`), which are different slots
             // whenever both can go without waiting (the buffer neither empty nor full).
+            // An operation at a nil channel waits for ever, and no step sees it but a
+            // poll: Go's runtime parks it at no object, no step can complete it, no
+            // select looks at it, nor does the race detector. So does a select whose
+            // every case is nil, and a try of them takes its default in every order
+            // (its nil cases are none when some are not, `World::marked_select`).
+            Some(Pending::Send(o) | Pending::Recv(o)) if self.nil(o) => Mode::Nil,
+            Some(Pending::Select | Pending::Try)
+                if !me.cases.is_empty() && me.cases.iter().all(|c| self.nil(c.0)) =>
+            {
+                Mode::Nil
+            }
             Some(Pending::Send(o)) => match &self.objs[o].kind {
                 ObjKind::Chan(c)
                     if !c.nil && !c.closed && c.recvq.is_empty() && c.buf.len() < c.cap =>
@@ -371,6 +382,11 @@ impl State {
             return None;
         }
         Some((bits(&|c| c.1), on_buffer))
+    }
+
+    /// Whether `o` is a nil channel.
+    fn nil(&self, o: Oid) -> bool {
+        matches!(&self.objs[o].kind, ObjKind::Chan(c) if c.nil)
     }
 
     /// Whether channel `o` is closed (a receive there takes the zero value once its

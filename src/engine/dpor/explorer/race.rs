@@ -368,6 +368,45 @@ impl Explorer {
                         break;
                     }
                 };
+            // The wait the target took the place of (`Mode::Hand`), before i, where i
+            // writes the channel it took at and every dependent step between the wait
+            // and the target that happens after the wait is another goroutine's and
+            // touches that channel, or a select's other channels only (the target,
+            // waiting first, would have come before them all).
+            let wait_taken = |i: usize| -> Option<usize> {
+                let places: Vec<Obj> = own
+                    .iter()
+                    .filter(|a| a.1 == Access::Acquire && a.0 != thread_obj(q))
+                    .map(|a| a.0)
+                    .collect();
+                if places.is_empty() {
+                    return None;
+                }
+                let k = (0..i).rev().find(|&k| {
+                    evs[k].tid != q
+                        && evs[k]
+                            .accesses
+                            .iter()
+                            .any(|a| a.1 == Access::Release && places.contains(&a.0))
+                })?;
+                let at: Vec<(Obj, Access)> = own
+                    .iter()
+                    .filter(|a| {
+                        a.1 == Access::Write && evs[k].accesses.contains(&(a.0, Access::Add))
+                    })
+                    .map(|a| (a.0, Access::Add))
+                    .collect();
+                let touches_at = |m: usize| conflict(&evs[m].accesses, &at);
+                (!at.is_empty()
+                    && touches_at(i)
+                    && !(k..j).any(|m| evs[m].tid == CLOCK)
+                    && !deps().iter().any(|&m| {
+                        m != k
+                            && has(&pred[m], k)
+                            && (evs[m].tid == q || !touches_at(m) && !withdrawn_only(m))
+                    }))
+                .then_some(k)
+            };
             // A goroutine kept at a mutex another holds, at the end: race its lock with
             // the holder's, even where the holder's own later steps (a poll that reads
             // everything) stand between them, or its own attempts. The holder's steps
@@ -564,6 +603,16 @@ impl Explorer {
                             v.push(evs[i].clone());
                         }
                         inserts.push((i, v, later(i)));
+                        // A taker that took a wait (`Mode::Hand`), and a step i between
+                        // them that writes the channel it took at (a try, a select that
+                        // saw it, a close): i is ordered after the wait, so it is no
+                        // direct race of it, and reversed with i the taker takes the
+                        // wait again. Had the taker come before the wait it would
+                        // have waited there, and i would have met it: race it with
+                        // the wait too, where nothing else orders it after the wait.
+                        if real && let Some(k) = wait_taken(i) {
+                            inserts.push((k, notdep(k), later(k)));
+                        }
                         // A select's wait whose place a later step took, raced with
                         // a step i at one of its buffered channels (a half writes
                         // only those: `dpor::hand_into`): the two halves
