@@ -2979,3 +2979,48 @@ fn a_try_between_a_wait_and_its_taker_would_have_met_the_taker() {
     let (_, d) = same_as_loom_in(&b, model);
     assert_eq!(d.explored.executions, 142);
 }
+
+/// A data race stops the execution at the step that meets it, and the race detector's
+/// verdict there reads the clocks of earlier accesses that no step declares (a plain
+/// load of an atomic's variable): so the stopping step is ordered against every earlier
+/// step (`State::fail`), even one it was kept back across. The racy campaign of seed
+/// 20261235 found dpor missing a clean trace without it: `g2`'s critical section
+/// first, then `g1`'s plain load under the lock, then the atomic adds of `g1` and
+/// main. Where main's add came before `g1`'s load the load raced with it and stopped
+/// the execution; moved after it, nothing races, and only the stop's race with main's
+/// add reaches that order (`g1`, kept back at the mutex at main's add, was not raced
+/// with it, the step it does not touch).
+#[test]
+fn a_step_stopped_at_a_data_race_races_with_every_earlier_step() {
+    let model: ModelFn = Arc::new(|go: &Go| {
+        let a = go.atomic("a", 0);
+        let m = go.mutex("m");
+        let (a1, m1) = (a.clone(), m.clone());
+        go.go("g1", move |go| {
+            m1.lock();
+            go.note(format!("a reads {}", a1.plain_load()));
+            m1.unlock();
+            a1.add(1);
+        });
+        let (a2, m2) = (a.clone(), m.clone());
+        go.go("g2", move |_| {
+            m2.lock();
+            a2.add(1);
+            m2.unlock();
+        });
+        a.add(1);
+    });
+    let b = bounds().check_races(true);
+    let all = stalemate::explore::traces(&b, model.clone(), true).expect("ran");
+    let d = stalemate::explore::traces(&b, model, false).expect("ran");
+    assert_eq!(all.traces.len(), 6);
+    let missed = all
+        .traces
+        .iter()
+        .filter(|t| !d.traces.contains(t) && !d.stopped.contains(t))
+        .count();
+    assert_eq!(
+        missed, 0,
+        "dpor missed clean traces the expanded search runs"
+    );
+}

@@ -319,6 +319,13 @@ pub(crate) fn observed_all(kind: Kind) {
     }
 }
 
+/// The step being executed stops the execution at a verdict that read every earlier
+/// step's doing (a data race: the clocks of the accesses it checks): under `dpor` it is
+/// ordered against every one of them, even one its goroutine was kept back across.
+pub(crate) fn stop_reads_all() {
+    dpor::race_stop();
+}
+
 /// The virtual clock has advanced, every goroutine being blocked, and woken some.
 /// Returns whether the engine takes the advance as an event of its own (dpor: a step
 /// after every step before it and before every step after it, whoever blocked last),

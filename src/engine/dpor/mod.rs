@@ -76,6 +76,8 @@ struct Rt {
     aborted: bool,
     /// ... by leaving no goroutine able to run (`stuck`).
     stuck: bool,
+    /// ... at a data race, whose verdict read every earlier step's doing (`race_stop`).
+    race: bool,
     /// Goroutines parked at the last scheduling point, in order (`wake`).
     parked: Vec<Tid>,
     /// The step being executed advanced the virtual clock (`clock_advanced`).
@@ -172,6 +174,7 @@ impl Rt {
             extra,
             aborted,
             stuck,
+            race,
             parked,
             clock,
             enabled,
@@ -181,6 +184,7 @@ impl Rt {
         extra.clear();
         *aborted = false;
         *stuck = false;
+        *race = false;
         parked.clear();
         *clock = false;
         enabled.clear();
@@ -525,6 +529,13 @@ pub(crate) fn stuck() {
     }
 }
 
+/// The step being executed stops at a data race (`Explorer::stop_after_race`).
+pub(crate) fn race_stop() {
+    if active() {
+        RT.with(|rt| rt.borrow_mut().race = true);
+    }
+}
+
 /// The step being executed aborted the execution (a violation).
 pub(crate) fn aborted() {
     if active() {
@@ -667,7 +678,7 @@ impl Dpor {
     fn decide(&mut self, current: Option<usize>, between: bool) -> Option<usize> {
         // One look at the runtime: who can run, and what the step just taken did
         // beyond its declaration, broke, or advanced.
-        let (first, aborted, stuck, clock) = RT.with(|rt| {
+        let (first, aborted, stuck, clock, race) = RT.with(|rt| {
             let rt = &mut *rt.borrow_mut();
             let first = rt.gs.iter().position(|g| g.run)?;
             // Cleared, not taken: its room serves the next step.
@@ -677,7 +688,13 @@ impl Dpor {
                 }
                 rt.extra.clear();
             }
-            Some((first, rt.aborted, rt.stuck, std::mem::take(&mut rt.clock)))
+            Some((
+                first,
+                rt.aborted,
+                rt.stuck,
+                std::mem::take(&mut rt.clock),
+                rt.race,
+            ))
         })?;
         if self.over {
             // Nothing past the end is a decision: the goroutines unwind.
@@ -700,7 +717,11 @@ impl Dpor {
             // The step just taken broke a property: the execution stops after it, with
             // the others' next steps as they were (the explorer then explores every
             // order of them before it: another violation first, in a census).
-            self.finish(Explorer::stop_after_last);
+            self.finish(if race {
+                Explorer::stop_after_race
+            } else {
+                Explorer::stop_after_last
+            });
             return Some(first);
         }
         if clock {

@@ -888,6 +888,12 @@ impl State {
     /// Records the first violation and aborts the execution: everyone waiting wakes
     /// and unwinds; everyone running unwinds at its next operation.
     pub(crate) fn fail(&mut self, v: Violation) {
+        if v.property == Property::DataRace {
+            // The race detector's verdict reads the clocks of earlier accesses, which
+            // no step declares (model data, a plain access of an atomic): the step
+            // that stops at it depends on every earlier step.
+            crate::engine::stop_reads_all();
+        }
         if self.violation.is_none() {
             self.violation = Some(v);
         }

@@ -345,6 +345,8 @@ pub struct Explorer {
     in_exec: bool,
     abandoned: bool,
     sleep_blocked: bool,
+    /// The execution being concluded stopped at a data race (`stop_after_race`).
+    race_stop: bool,
     /// Levels above the `split`-th decision point are expanded (see `split`).
     split: u32,
     units: Option<Box<dyn Units>>,
@@ -418,6 +420,7 @@ impl Explorer {
             in_exec: false,
             abandoned: false,
             sleep_blocked: false,
+            race_stop: false,
             split: 0,
             units: None,
             next_unit: 0,
@@ -998,6 +1001,17 @@ impl Explorer {
     /// so every way of running pending steps before the stop is explored.
     pub fn stop_after_last(&mut self) -> bool {
         self.after_last(true)
+    }
+
+    /// `stop_after_last` at a data race: the race detector's verdict read the clocks of
+    /// earlier accesses no step declares (model data, a plain access of an atomic), so
+    /// the stopping step is dependent with every earlier step, even one its goroutine
+    /// was kept back across (`analyze`).
+    pub fn stop_after_race(&mut self) -> bool {
+        self.race_stop = true;
+        let counted = self.after_last(true);
+        self.race_stop = false;
+        counted
     }
 
     /// `end` right after the step just taken, which left no goroutine able to run:

@@ -11,6 +11,7 @@ impl Explorer {
     /// `Cover::Whole`).
     pub(super) fn analyze(&mut self, stopped: bool) {
         let n = self.pos;
+        let race_stop = self.race_stop;
         let words = n.div_ceil(64).max(1);
         let has = |s: &[u64], i: usize| s[i / 64] >> (i % 64) & 1 == 1;
         // The stopping step disabled everything: dependent with every other step.
@@ -282,7 +283,7 @@ impl Explorer {
                 if held && i + 1 == n {
                     return false;
                 }
-                if stop_target && evs[i].tid != q && !enabled_at(i, q) {
+                if stop_target && !race_stop && evs[i].tid != q && !enabled_at(i, q) {
                     let s = stack[j].ev.as_ref().expect("executed");
                     return conflict(&evs[i].accesses, &s.accesses);
                 }
