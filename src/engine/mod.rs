@@ -322,7 +322,7 @@ pub(crate) fn observed_all(kind: Kind) {
 /// The step being executed stops the execution at a verdict that read every earlier
 /// step's doing (a data race: the clocks of the accesses it checks): under `dpor` it is
 /// ordered against every one of them, even one its goroutine was kept back across.
-pub(crate) fn stop_reads_all() {
+pub(crate) fn race_stop() {
     dpor::race_stop();
 }
 

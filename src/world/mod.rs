@@ -336,23 +336,22 @@ impl World {
             let list = &mut st.gors[me].cases;
             list.clear();
             list.extend(cases);
-            let mut nil = 0u64;
-            if engine::keeps_back(self.kind) && list.len() <= 64 {
-                for (k, c) in list.iter().enumerate() {
-                    if matches!(&st.objs[c.0].kind, ObjKind::Chan(ch) if ch.nil) {
-                        nil |= 1 << k;
-                    }
-                }
-                if nil != 0 && nil.count_ones() as usize != list.len() {
-                    let mut k = 0;
-                    list.retain(|_| {
-                        k += 1;
-                        nil >> (k - 1) & 1 == 0
-                    });
-                } else {
-                    nil = 0;
-                }
+            let n = list.len();
+            if !engine::keeps_back(self.kind) || n > 64 {
+                return 0;
             }
+            let nil = (st.gors[me].cases.iter().enumerate())
+                .filter(|(_, c)| st.nil(c.0))
+                .fold(0u64, |m, (k, _)| m | 1 << k);
+            if nil == 0 || nil.count_ones() as usize == n {
+                return 0;
+            }
+            let mut k = 0;
+            st.gors[me].cases.retain(|_| {
+                let keep = nil >> k & 1 == 0;
+                k += 1;
+                keep
+            });
             nil
         });
         if nil == 0 {

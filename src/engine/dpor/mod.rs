@@ -195,6 +195,10 @@ impl Rt {
 impl G {
     /// Its step's declaration, its objects used as `mode` says, into `a` (empty).
     fn step_into(&self, mode: super::Mode, a: &mut Accesses) {
+        if mode == super::Mode::Nil {
+            a.push((nil_obj(self), Access::Write));
+            return;
+        }
         // `Hand` and `Closed` are declared by `hand_into` but where traces are
         // recorded: there, as a wait, a close is a write too.
         let how = match mode {
@@ -210,10 +214,6 @@ impl G {
             super::Mode::Close if explorer::record::on() => Access::Write,
             super::Mode::Close => Access::Close,
         };
-        if mode == super::Mode::Nil {
-            a.push((nil_obj(self), Access::Write));
-            return;
-        }
         let Some(next) = &self.next else { return };
         match mode {
             _ if explorer::record::on() => {}

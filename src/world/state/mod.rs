@@ -892,7 +892,7 @@ impl State {
             // The race detector's verdict reads the clocks of earlier accesses, which
             // no step declares (model data, a plain access of an atomic): the step
             // that stops at it depends on every earlier step.
-            crate::engine::stop_reads_all();
+            crate::engine::race_stop();
         }
         if self.violation.is_none() {
             self.violation = Some(v);

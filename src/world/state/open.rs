@@ -165,10 +165,6 @@ impl State {
             // A read lock given back by a goroutine that holds none drops another's:
             // which one depends on who is in, so it is a write.
             Some(Pending::RUnlock(o)) if self.readers(o).iter().any(|h| h.gid == g) => Mode::Read,
-            // A send into a buffered channel's free slot, and a receive from its
-            // oldest one, with nobody waiting on it: each moves its own cursor and
-            // syncs with its own slot (`Chan::slots`), which are different slots
-            // whenever both can go without waiting (the buffer neither empty nor full).
             // An operation at a nil channel waits for ever, and no step sees it but a
             // poll: Go's runtime parks it at no object, no step can complete it, no
             // select looks at it, nor does the race detector. So does a select whose
@@ -180,6 +176,10 @@ impl State {
             {
                 Mode::Nil
             }
+            // A send into a buffered channel's free slot, and a receive from its
+            // oldest one, with nobody waiting on it: each moves its own cursor and
+            // syncs with its own slot (`Chan::slots`), which are different slots
+            // whenever both can go without waiting (the buffer neither empty nor full).
             Some(Pending::Send(o)) => match &self.objs[o].kind {
                 ObjKind::Chan(c)
                     if !c.nil && !c.closed && c.recvq.is_empty() && c.buf.len() < c.cap =>
@@ -376,8 +376,7 @@ impl State {
                 .fold(0u64, |s, (k, c)| s | u64::from(f(c)) << k)
         };
         let on_buffer = bits(&|c| buffered(c.0));
-        let live = |o: Oid| matches!(&self.objs[o].kind, ObjKind::Chan(c) if !c.nil);
-        let unbuffered = cases.iter().any(|&(o, _)| !buffered(o) && live(o));
+        let unbuffered = cases.iter().any(|&(o, _)| !buffered(o) && !self.nil(o));
         if on_buffer != 0 && !unbuffered {
             return None;
         }
@@ -385,7 +384,7 @@ impl State {
     }
 
     /// Whether `o` is a nil channel.
-    fn nil(&self, o: Oid) -> bool {
+    pub(crate) fn nil(&self, o: Oid) -> bool {
         matches!(&self.objs[o].kind, ObjKind::Chan(c) if c.nil)
     }
 

@@ -374,12 +374,20 @@ impl Explorer {
             // and the target that happens after the wait is another goroutine's and
             // touches that channel, or a select's other channels only (the target,
             // waiting first, would have come before them all).
+            // The channels the target writes where step k waited (`dpor::hand_into`: a
+            // wait adds to its channel, the step that takes its place writes it).
+            let taken_at = |k: usize| {
+                let e = evs[k];
+                own.iter().filter(move |a| {
+                    a.1 == Access::Write && e.accesses.contains(&(a.0, Access::Add))
+                })
+            };
+            let places: Vec<Obj> = own
+                .iter()
+                .filter(|a| a.1 == Access::Acquire && a.0 != thread_obj(q))
+                .map(|a| a.0)
+                .collect();
             let wait_taken = |i: usize| -> Option<usize> {
-                let places: Vec<Obj> = own
-                    .iter()
-                    .filter(|a| a.1 == Access::Acquire && a.0 != thread_obj(q))
-                    .map(|a| a.0)
-                    .collect();
                 if places.is_empty() {
                     return None;
                 }
@@ -390,13 +398,7 @@ impl Explorer {
                             .iter()
                             .any(|a| a.1 == Access::Release && places.contains(&a.0))
                 })?;
-                let at: Vec<(Obj, Access)> = own
-                    .iter()
-                    .filter(|a| {
-                        a.1 == Access::Write && evs[k].accesses.contains(&(a.0, Access::Add))
-                    })
-                    .map(|a| (a.0, Access::Add))
-                    .collect();
+                let at: Vec<(Obj, Access)> = taken_at(k).map(|a| (a.0, Access::Add)).collect();
                 let touches_at = |m: usize| conflict(&evs[m].accesses, &at);
                 (!at.is_empty()
                     && touches_at(i)
@@ -492,10 +494,8 @@ impl Explorer {
                             .iter()
                             .any(|b| b.0 == o && k.is_none_or(|k| b.1 == k))
                     };
-                    // i waited where the target takes (`dpor::hand_into`).
-                    let took_a_wait = own
-                        .iter()
-                        .any(|a| a.1 == Access::Write && by_i(a.0, Some(Access::Add)));
+                    // i waited where the target takes.
+                    let took_a_wait = taken_at(i).next().is_some();
                     if took_a_wait && !released.contains(&thread_obj(q)) {
                         // What it would have declared there had it waited: its
                         // other channels' accesses (a write where a case is at a
