@@ -159,6 +159,9 @@ struct Program {
     wg: i64,
     main: Vec<Op>,
     goroutines: Vec<Vec<Op>>,
+    /// Which of channels 0 and 1 are done channels (`Go::done_chan`): unbuffered,
+    /// only received from and closed.
+    done: [bool; 2],
 }
 
 fn leaf() -> impl Strategy<Value = Op> {
@@ -212,18 +215,29 @@ fn program() -> impl Strategy<Value = Program> {
         0i64..3,
         prop::collection::vec(op(), 0..=2),
         prop::collection::vec(prop::collection::vec(op(), 1..=3), 1..=2),
+        prop_oneof![6 => Just(0u8), 1 => Just(1), 1 => Just(2)],
     )
         .prop_map(
-            |((a, b), (timer, stoppable, virtual_time), wg, main, goroutines)| Program {
-                shape: Shape::General,
-                caps: [a, b],
-                third: None,
-                timer,
-                stoppable,
-                virtual_time,
-                wg,
-                main,
-                goroutines,
+            |((a, b), (timer, stoppable, virtual_time), wg, main, goroutines, done)| {
+                // Channel 1, or both, done channels: their sends made receives.
+                let done = [done == 2, done >= 1];
+                let mut p = Program {
+                    shape: Shape::General,
+                    caps: [if done[0] { 0 } else { a }, if done[1] { 0 } else { b }],
+                    third: None,
+                    timer,
+                    stoppable,
+                    virtual_time,
+                    wg,
+                    main,
+                    goroutines,
+                    done,
+                };
+                let ds = p.done_names();
+                for op in p.main.iter_mut().chain(p.goroutines.iter_mut().flatten()) {
+                    to_done(op, &ds);
+                }
+                p
             },
         )
         // Small enough for DFS to finish, most of the time.
@@ -385,11 +399,51 @@ fn fan_program() -> impl Strategy<Value = Program> {
         0i64..3,
         prop::collection::vec(main_op, 1..=3),
         prop::collection::vec(prop::collection::vec(worker, 1..=2), 3..=7),
+        prop_oneof![3 => Just(None), 1 => (0usize..4, 0usize..3).prop_map(Some)],
     )
-        .prop_map(|((a, b), wg, main, goroutines)| {
-            Program::untimed(Shape::Fan, [a, b], None, wg, main, goroutines)
+        .prop_map(|((a, b), wg, mut main, mut goroutines, done)| {
+            // A fan with a done channel: channel 1 unbuffered, its sends receives,
+            // and main or a worker (`who`) closing it at `at` (a select waiting there
+            // beside a buffer is kept back, `State::held_at_select`).
+            let b = if done.is_some() { 0 } else { b };
+            if let Some((who, at)) = done {
+                for op in main.iter_mut().chain(goroutines.iter_mut().flatten()) {
+                    to_done(op, &[1]);
+                }
+                let n = goroutines.len();
+                let ops = match who {
+                    0 => &mut main,
+                    k => &mut goroutines[(k - 1) % n],
+                };
+                ops.insert(at.min(ops.len()), Op::Close(1));
+            }
+            let mut p = Program::untimed(Shape::Fan, [a, b], None, wg, main, goroutines);
+            p.done = [false, done.is_some()];
+            p
         })
         .prop_filter("at most 10 statements", |p| p.size() <= 10)
+}
+
+/// `op` with its sends on a done channel, named by any of `ds` (`Env::chan`), made
+/// receives.
+fn to_done(op: &mut Op, ds: &[u8]) {
+    match op {
+        Op::Send(c) if ds.contains(c) => *op = Op::Recv(*c),
+        Op::Select(cases, _) => {
+            for c in cases.iter_mut().filter(|c| ds.contains(&c.0)) {
+                c.1 = false;
+            }
+        }
+        Op::Locked(_, b)
+        | Op::RLocked(b)
+        | Op::WLocked(b)
+        | Op::IfEmpty(_, b)
+        | Op::Repeat(_, b)
+        | Op::Go(b)
+        | Op::IfRand(b)
+        | Op::Endless(b) => b.iter_mut().for_each(|op| to_done(op, ds)),
+        _ => {}
+    }
 }
 
 /// The racy shape: two or three goroutines of atomic and plain accesses to one
@@ -432,8 +486,11 @@ fn racy_program() -> impl Strategy<Value = Program> {
 /// (main's, or another's).
 fn endless_program() -> impl Strategy<Value = Program> {
     (program(), prop::collection::vec(leaf(), 1..=2), 0usize..3)
-        .prop_map(|(mut p, body, who)| {
+        .prop_map(|(mut p, mut body, who)| {
             p.shape = Shape::Endless;
+            // A done channel's sends are receives in the loop too.
+            let ds = p.done_names();
+            body.iter_mut().for_each(|op| to_done(op, &ds));
             let n = p.goroutines.len();
             match who % (n + 1) {
                 0 => p.main.push(Op::Endless(body)),
@@ -464,6 +521,22 @@ fn any_program() -> BoxedStrategy<Program> {
 }
 
 impl Program {
+    /// The names its ops use for its done channels (`Env::chan`: 2 is channel 0 where
+    /// there is no third channel).
+    fn done_names(&self) -> Vec<u8> {
+        let mut ds = Vec::new();
+        if self.done[0] {
+            ds.push(0);
+            if self.third.is_none() || self.timer {
+                ds.push(2);
+            }
+        }
+        if self.done[1] {
+            ds.push(1);
+        }
+        ds
+    }
+
     /// A program with no timer, in virtual time (the shapes beside the general one).
     fn untimed(
         shape: Shape,
@@ -483,6 +556,7 @@ impl Program {
             wg,
             main,
             goroutines,
+            done: [false; 2],
         }
     }
 
@@ -786,8 +860,16 @@ fn model(p: &Program) -> ModelFn {
         };
         let after = (p.timer && !p.stoppable).then(|| go.after("t", Duration::from_millis(20)));
         let mut chans = vec![
-            go.chan::<u8>("c0", p.caps[0]),
-            go.chan("c1", p.caps[1]),
+            if p.done[0] {
+                go.done_chan::<u8>("c0")
+            } else {
+                go.chan::<u8>("c0", p.caps[0])
+            },
+            if p.done[1] {
+                go.done_chan("c1")
+            } else {
+                go.chan("c1", p.caps[1])
+            },
             go.nil_chan("nil"),
         ];
         if let Some(cap) = p.third.filter(|_| !p.timer) {

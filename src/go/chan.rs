@@ -46,18 +46,34 @@ pub enum TryRecv<T> {
 impl Go {
     /// `make(chan T, cap)`.
     pub fn chan<T: Send + 'static>(&self, name: &str, cap: usize) -> Chan<T> {
-        self.make_chan(name, cap, false)
+        self.make_chan(name, cap, false, false)
+    }
+
+    /// `make(chan struct{})` used as a done channel, as a context's `Done()` is: only
+    /// received from (plainly or in selects) and closed, never sent on; a send on it
+    /// panics the model. Under `dpor` a select waiting there beside buffered channels
+    /// is kept back as one whose cases are all buffered is (nobody can meet it there
+    /// but a close): use it for every channel a program only closes.
+    pub fn done_chan<T: Send + 'static>(&self, name: &str) -> Chan<T> {
+        self.make_chan(name, 0, false, true)
     }
 
     /// `var c chan T`: a nil channel. Sending or receiving blocks forever, a select
     /// never picks its case, and closing it is a fault.
     pub fn nil_chan<T: Send + 'static>(&self, name: &str) -> Chan<T> {
-        self.make_chan(name, 0, true)
+        self.make_chan(name, 0, true, false)
     }
 
-    fn make_chan<T: Send + 'static>(&self, name: &str, cap: usize, nil: bool) -> Chan<T> {
+    fn make_chan<T: Send + 'static>(
+        &self,
+        name: &str,
+        cap: usize,
+        nil: bool,
+        done: bool,
+    ) -> Chan<T> {
         let c = ChanState {
             nil,
+            done,
             cap,
             buf: VecDeque::new(),
             closed: false,
@@ -446,6 +462,18 @@ fn fire(
 
 fn run(w: &World, cases: &[Case<'_>], default: bool) -> Fired {
     let kind = w.kind;
+    // A done channel is never sent on: the reduction that keeps a select back there
+    // rests on it (`State::held_at_select`).
+    for c in cases.iter().filter(|c| c.dir() == Dir::Send) {
+        let st = w.lock();
+        if matches!(&st.objs[c.o.id].kind, ObjKind::Chan(ch) if ch.done) {
+            let name = st.oname(c.o.id).to_string();
+            drop(st);
+            panic!(
+                "a send on {name}, a done channel (Go::done_chan): a done channel is only received from and closed"
+            );
+        }
+    }
     let objs: Vec<&Obj> = cases.iter().map(|c| c.o).collect();
     let step = |st: &mut State, me| {
         let a = attempt(st, me, kind, cases, default);
@@ -561,6 +589,7 @@ fn attempt(
     } else {
         Vec::new()
     };
+    st.gors[me].held = st.held_at_select(me);
     st.gors[me].queued = st.advances;
     let mut waits = Vec::new();
     for (i, case) in cases.iter().enumerate() {
@@ -613,14 +642,16 @@ fn ahead(
     kind: crate::engine::Kind,
     cases: &[Case<'_>],
 ) -> Result<Vec<Gid>, Violation> {
-    // Each queue of its channels front to back, nil channels left out: it waits at
-    // none of them.
+    // Each queue of its buffered channels front to back, nil channels left out: it
+    // waits at none of them. At a done channel nobody serves a line: a close wakes
+    // every goroutine in it.
+    let held = st.held_at_select(me);
     let mut queues: Vec<Vec<Gid>> = Vec::new();
     for c in cases {
         let ObjKind::Chan(ch) = &st.objs[c.o.id].kind else {
             unreachable!("not a channel")
         };
-        if ch.nil {
+        if ch.nil || ch.done && held {
             continue;
         }
         if ch.cap == 0 || ch.closed {
@@ -644,20 +675,14 @@ fn ahead(
     if !served {
         return Ok(Vec::new());
     }
-    // A select whose cases are all at buffered channels was kept back before it
-    // waited (`State::held_at_select`), as a plain operation is: its attempt's order
-    // against this one is the race between the two, not a place to choose.
-    let kept = |g: Gid| {
-        st.gors[g]
-            .cases
-            .iter()
-            .all(|&(o, _)| matches!(&st.objs[o].kind, ObjKind::Chan(c) if c.nil || c.cap > 0))
-    };
+    // A select kept back before it waited (`State::held_at_select`), as a plain
+    // operation is: its attempt's order against this one is the race between the two,
+    // not a place to choose.
     let recent = |g: Gid| {
         st.gors[g].queued == st.advances
             && match st.gors[g].pending {
                 None => true,
-                Some(Pending::Select) => !kept(g),
+                Some(Pending::Select) => !st.gors[g].held,
                 _ => false,
             }
     };

@@ -361,7 +361,8 @@ impl Cacher {
             cache: go.data("watchCache.store", Vec::new()),
             stop_lock: go.rwmutex("stopLock"),
             incoming: go.chan("incoming", p.incoming),
-            stop_ch: go.chan("stopCh", 0),
+            // Go only closes stopCh (Stop): a done channel.
+            stop_ch: go.done_chan("stopCh"),
             ready: Ready {
                 c: go.cond("ready.c", &rmu),
                 state: go.data("ready.state", Readiness::Pending),
@@ -566,7 +567,8 @@ impl Cacher {
         // Created before the locks, as in Go (allocation outside the lock).
         let input = go.chan(&format!("{name}.input"), self.p.buffer);
         let result = go.chan(&format!("{name}.result"), self.p.buffer);
-        let done = go.chan(&format!("{name}.done"), 0);
+        // Go only closes the watcher's done (stopLocked): a done channel.
+        let done = go.done_chan(&format!("{name}.done"));
         let wst = go.data(&format!("{name}.state"), WState::default());
         // cacher-lock-first: the Cacher lock first, against the comment in Watch.
         let first = self.v == V::CacherLockFirst;

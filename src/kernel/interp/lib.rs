@@ -776,7 +776,7 @@ impl<'a> I<'a> {
         let name = self.name_for("ctx.Done", p);
         let ctx = Arc::new(Ctx {
             done: Some(Arc::new(KChan {
-                c: ChanImpl::Val(self.go.chan(&name, 0)),
+                c: ChanImpl::Val(self.go.done_chan(&name)),
                 elem: Type::Struct(Vec::new()),
             })),
             err: Mutex::new(None),

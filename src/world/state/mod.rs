@@ -151,6 +151,9 @@ pub(crate) struct Holder {
 pub(crate) struct Chan {
     /// A nil channel (`var c chan T`): never ready, blocks forever.
     pub nil: bool,
+    /// A done channel (`Go::done_chan`, a context's `Done()`): unbuffered, only
+    /// received from and closed, never sent on.
+    pub done: bool,
     pub cap: usize,
     pub buf: VecDeque<Val>,
     pub closed: bool,
@@ -357,6 +360,9 @@ pub(crate) struct Gor {
     /// The clock's advances (`State::advances`) when it last began to wait at a
     /// channel (`go::chan`, a kept-back operation's place in line).
     pub queued: u64,
+    /// Whether that wait, a select's, was its attempt kept back
+    /// (`State::held_at_select`).
+    pub held: bool,
     /// The channels of its select under way and whether each case sends
     /// (`Pending::Select`, `Pending::Try`).
     pub cases: Vec<(Oid, bool)>,
@@ -445,6 +451,7 @@ impl Gor {
             fault: None,
             offers: Vec::new(),
             queued: 0,
+            held: false,
             cases: Vec::new(),
             vc,
             hist,

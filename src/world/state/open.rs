@@ -72,13 +72,15 @@ impl State {
 
     /// Whether goroutine `g`'s select with no default would wait where its waiting is
     /// no event, so it is kept back until a case is ready: every case at a buffered
-    /// channel, open, none ready (a nil channel's case never is, and is left out).
-    /// Waiting there, it is seen by nobody but the clock, as a plain operation at a
-    /// buffered channel is (`held_at_chan`): every other operation sees the buffers
-    /// only. Once a case is ready it chooses among the cases ready then, as Go's does
-    /// had it come late; one that waited would have been completed by the first, which
-    /// it may also choose. Its place in line, which the clock can see, is a choice when
-    /// it waits (`go::chan::ahead`).
+    /// channel or at a done channel (`Chan::done`), open, none ready (a nil channel's
+    /// case never is, and is left out). Waiting there, it is seen by nobody but the
+    /// clock, as a plain operation at a buffered channel is (`held_at_chan`): every
+    /// other operation sees the buffers only, and at a done channel, which nobody sends
+    /// on, only a close meets it, which completes a waiting select as it completes a
+    /// late one. Once a case is ready it chooses among the cases ready then, as Go's
+    /// does had it come late; one that waited would have been completed by the first,
+    /// which it may also choose. Its place in line at its buffered channels, which the
+    /// clock can see, is a choice when it waits (`go::chan::ahead`).
     pub(crate) fn held_at_select(&self, g: Gid) -> bool {
         let me = &self.gors[g];
         if me.pending != Some(Pending::Select) || me.handed() {
@@ -92,7 +94,7 @@ impl State {
             if c.nil {
                 continue;
             }
-            if c.cap == 0 || c.closed || c.ready(send) {
+            if c.cap == 0 && !c.done || c.closed || c.ready(send) {
                 return false;
             }
             any = true;
@@ -357,11 +359,13 @@ impl State {
     }
 
     /// For a select with at most 64 cases, none named twice, and one at a non-nil
-    /// unbuffered channel if any is at a buffered one: case k sends where bit k of the
+    /// unbuffered channel that is not a done channel: case k sends where bit k of the
     /// first word is set (the explorer declares each case by its side), and is at a
     /// buffered channel where bit k of the second is. `None` for any other select
-    /// (`select_hand`): one whose cases are all buffered is kept back
-    /// (`held_at_select`) or takes from a buffer.
+    /// (`select_hand`): one whose cases are all at buffered or done channels is kept
+    /// back (`held_at_select`) or takes what is ready, a write of each: the race
+    /// analysis lets such a select go by whichever of its channels is first to let it
+    /// (`race.rs`, the written objects of a goroutine kept back at several).
     fn hand_cases(&self, g: Gid) -> Option<(u64, u64)> {
         let cases = &self.gors[g].cases;
         let twice = |k: usize| cases[..k].iter().any(|c| c.0 == cases[k].0);
@@ -377,7 +381,11 @@ impl State {
         };
         let on_buffer = bits(&|c| buffered(c.0));
         let unbuffered = cases.iter().any(|&(o, _)| !buffered(o) && !self.nil(o));
-        if on_buffer != 0 && !unbuffered {
+        let done = |o: Oid| matches!(&self.objs[o].kind, ObjKind::Chan(c) if c.done);
+        let plain = cases
+            .iter()
+            .any(|&(o, _)| !buffered(o) && !self.nil(o) && !done(o));
+        if on_buffer != 0 && !unbuffered || unbuffered && !plain {
             return None;
         }
         Some((bits(&|c| c.1), on_buffer))
