@@ -1205,20 +1205,22 @@ fn a_send_on_a_done_channel_is_a_crash() {
                 }
             }
         });
-        let o = explore(&Engine::Dpor, &bounds(), model, None).expect("ran");
-        let f = o.finding.expect("a crash");
-        assert_eq!(
-            f.violation().property,
-            stalemate::verdict::Property::Crash,
-            "form {form}"
-        );
-        assert!(
-            f.violation()
-                .message
-                .contains("a send on done, a done channel (Go::done_chan)"),
-            "{}",
-            f.violation().message
-        );
+        for engine in [Engine::Dpor, Engine::Dfs] {
+            let o = explore(&engine, &bounds(), model.clone(), None).expect("ran");
+            let f = o.finding.expect("a crash");
+            assert_eq!(
+                f.violation().property,
+                stalemate::verdict::Property::Crash,
+                "form {form}, {engine:?}"
+            );
+            assert!(
+                f.violation()
+                    .message
+                    .contains("a send on done, a done channel (Go::done_chan)"),
+                "{}",
+                f.violation().message
+            );
+        }
     }
 }
 

@@ -16,6 +16,8 @@ use std::sync::Arc;
 /// A Go channel carrying `T`.
 pub struct Chan<T> {
     pub(super) o: Arc<Obj>,
+    /// Made by `Go::done_chan`: never sent on.
+    done: bool,
     _t: PhantomData<fn(T) -> T>,
 }
 
@@ -30,6 +32,7 @@ impl<T> Clone for Chan<T> {
     fn clone(&self) -> Self {
         Chan {
             o: self.o.clone(),
+            done: self.done,
             _t: PhantomData,
         }
     }
@@ -87,6 +90,7 @@ impl Go {
         };
         Chan {
             o: self.obj(name, ObjKind::Chan(c)),
+            done,
             _t: PhantomData,
         }
     }
@@ -231,6 +235,8 @@ type Raw = Box<dyn std::any::Any + Send>;
 pub struct Case<'a> {
     o: &'a Obj,
     send: Option<std::sync::Mutex<Option<Raw>>>,
+    /// At a done channel (`Go::done_chan`).
+    done: bool,
 }
 
 impl<'a> Case<'a> {
@@ -238,6 +244,7 @@ impl<'a> Case<'a> {
         Case {
             o: &c.o,
             send: Some(std::sync::Mutex::new(Some(Box::new(v)))),
+            done: c.done,
         }
     }
 
@@ -245,6 +252,7 @@ impl<'a> Case<'a> {
         Case {
             o: &c.o,
             send: None,
+            done: c.done,
         }
     }
 
@@ -464,15 +472,11 @@ fn run(w: &World, cases: &[Case<'_>], default: bool) -> Fired {
     let kind = w.kind;
     // A done channel is never sent on: the reduction that keeps a select back there
     // rests on it (`State::held_at_select`).
-    for c in cases.iter().filter(|c| c.dir() == Dir::Send) {
-        let st = w.lock();
-        if matches!(&st.objs[c.o.id].kind, ObjKind::Chan(ch) if ch.done) {
-            let name = st.oname(c.o.id).to_string();
-            drop(st);
-            panic!(
-                "a send on {name}, a done channel (Go::done_chan): a done channel is only received from and closed"
-            );
-        }
+    if let Some(c) = cases.iter().find(|c| c.done && c.dir() == Dir::Send) {
+        let name = w.lock().oname(c.o.id).to_string();
+        panic!(
+            "a send on {name}, a done channel (Go::done_chan): a done channel is only received from and closed"
+        );
     }
     let objs: Vec<&Obj> = cases.iter().map(|c| c.o).collect();
     let step = |st: &mut State, me| {
