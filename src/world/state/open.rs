@@ -295,6 +295,13 @@ impl State {
     fn select_hand(&self, g: Gid) -> crate::engine::Mode {
         use crate::engine::Mode;
         let me = &self.gors[g];
+        // Kept back (beside done channels too), its attempt is a write of each of its
+        // channels: the race analysis lets it go by whichever of them is first to let
+        // it (`race.rs`, the written objects of a goroutine kept back at several),
+        // which a half's declaration at a done channel would hide.
+        if self.held_at_select(g) {
+            return Mode::Write;
+        }
         let Some((sends, buffered)) = self.hand_cases(g) else {
             return Mode::Write;
         };
@@ -359,13 +366,11 @@ impl State {
     }
 
     /// For a select with at most 64 cases, none named twice, and one at a non-nil
-    /// unbuffered channel that is not a done channel: case k sends where bit k of the
+    /// unbuffered channel if any is at a buffered one: case k sends where bit k of the
     /// first word is set (the explorer declares each case by its side), and is at a
     /// buffered channel where bit k of the second is. `None` for any other select
-    /// (`select_hand`): one whose cases are all at buffered or done channels is kept
-    /// back (`held_at_select`) or takes what is ready, a write of each: the race
-    /// analysis lets such a select go by whichever of its channels is first to let it
-    /// (`race.rs`, the written objects of a goroutine kept back at several).
+    /// (`select_hand`): one whose cases are all buffered is kept back
+    /// (`held_at_select`) or takes from a buffer.
     fn hand_cases(&self, g: Gid) -> Option<(u64, u64)> {
         let cases = &self.gors[g].cases;
         let twice = |k: usize| cases[..k].iter().any(|c| c.0 == cases[k].0);
@@ -381,11 +386,7 @@ impl State {
         };
         let on_buffer = bits(&|c| buffered(c.0));
         let unbuffered = cases.iter().any(|&(o, _)| !buffered(o) && !self.nil(o));
-        let done = |o: Oid| matches!(&self.objs[o].kind, ObjKind::Chan(c) if c.done);
-        let plain = cases
-            .iter()
-            .any(|&(o, _)| !buffered(o) && !self.nil(o) && !done(o));
-        if on_buffer != 0 && !unbuffered || unbuffered && !plain {
+        if on_buffer != 0 && !unbuffered {
             return None;
         }
         Some((bits(&|c| c.1), on_buffer))
