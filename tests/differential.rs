@@ -124,6 +124,37 @@ enum Op {
     Endless(Vec<Op>),
 }
 
+impl Op {
+    /// The statements it runs inside it (a lock's, a loop's, a branch's, a goroutine's).
+    fn body(&self) -> Option<&Vec<Op>> {
+        match self {
+            Op::Locked(_, b)
+            | Op::RLocked(b)
+            | Op::WLocked(b)
+            | Op::IfEmpty(_, b)
+            | Op::Repeat(_, b)
+            | Op::Go(b)
+            | Op::IfRand(b)
+            | Op::Endless(b) => Some(b),
+            _ => None,
+        }
+    }
+
+    fn body_mut(&mut self) -> Option<&mut Vec<Op>> {
+        match self {
+            Op::Locked(_, b)
+            | Op::RLocked(b)
+            | Op::WLocked(b)
+            | Op::IfEmpty(_, b)
+            | Op::Repeat(_, b)
+            | Op::Go(b)
+            | Op::IfRand(b)
+            | Op::Endless(b) => Some(b),
+            _ => None,
+        }
+    }
+}
+
 /// Which generator drew a program: the shapes beyond what DFS finishes are compared
 /// with loom's census instead.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -434,15 +465,11 @@ fn to_done(op: &mut Op, ds: &[u8]) {
                 c.1 = false;
             }
         }
-        Op::Locked(_, b)
-        | Op::RLocked(b)
-        | Op::WLocked(b)
-        | Op::IfEmpty(_, b)
-        | Op::Repeat(_, b)
-        | Op::Go(b)
-        | Op::IfRand(b)
-        | Op::Endless(b) => b.iter_mut().for_each(|op| to_done(op, ds)),
-        _ => {}
+        _ => {
+            if let Some(b) = op.body_mut() {
+                b.iter_mut().for_each(|op| to_done(op, ds));
+            }
+        }
     }
 }
 
@@ -565,15 +592,7 @@ impl Program {
         fn any(ops: &[Op]) -> bool {
             ops.iter().any(|o| match o {
                 Op::Poll(_) | Op::PollChan(_) => true,
-                Op::Locked(_, b)
-                | Op::RLocked(b)
-                | Op::WLocked(b)
-                | Op::IfEmpty(_, b)
-                | Op::Repeat(_, b)
-                | Op::Go(b)
-                | Op::IfRand(b)
-                | Op::Endless(b) => any(b),
-                _ => false,
+                _ => o.body().is_some_and(|b| any(b)),
             })
         }
         any(&self.main) || self.goroutines.iter().any(|g| any(g))

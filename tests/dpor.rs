@@ -1039,16 +1039,34 @@ fn a_fan_in_to_a_waiting_select_is_one_execution() {
 /// and one at a buffered channel: a quit channel of capacity 1 nobody sends on, or
 /// (`timer`) one `time.After` made before the loop, which may fire at any step.
 fn fan_in_beside_a_buffer(n: usize, timer: bool) -> ModelFn {
-    Arc::new(move |go: &Go| {
-        let quit = if timer {
+    fan_in_to_selects(n, 0, false, move |go| {
+        if timer {
             go.after("timeout", Duration::from_millis(20))
         } else {
             go.chan::<()>("quit", 1)
-        };
-        let chans: Vec<Chan<usize>> = (0..n).map(|i| go.chan(&format!("ch{i}"), 0)).collect();
+        }
+    })
+}
+
+/// Main receiving from n workers, each sending into a channel of capacity `cap` of
+/// its own, in selects beside `quit`, until one takes quit's case; a goroutine of its
+/// own closes quit when `closer`.
+fn fan_in_to_selects(
+    n: usize,
+    cap: usize,
+    closer: bool,
+    quit: impl Fn(&Go) -> Chan<()> + Send + Sync + 'static,
+) -> ModelFn {
+    Arc::new(move |go: &Go| {
+        let quit = quit(go);
+        let chans: Vec<Chan<usize>> = (0..n).map(|i| go.chan(&format!("ch{i}"), cap)).collect();
         for (i, c) in chans.iter().enumerate() {
             let c = c.clone();
             go.go(&format!("w{i}"), move |_| c.send(i));
+        }
+        if closer {
+            let q = quit.clone();
+            go.go("cancel", move |_| q.close());
         }
         let mut got = Vec::new();
         for c in &chans {
@@ -1078,34 +1096,15 @@ fn a_fan_in_to_selects_beside_a_buffer_is_one_execution() {
     assert_eq!(counts(true, 4), [6, 18, 44, 98]);
 }
 
-/// n workers each sending into a channel of capacity 1 of its own, main receiving
-/// from each in a select beside `quit`, unbuffered: a done channel (`Go::done_chan`)
-/// or a plain one, closed by a goroutine of its own when `closer`.
+/// The fan-in at capacity 1 beside an unbuffered quit channel: a done channel
+/// (`Go::done_chan`) or a plain one, closed by a goroutine of its own when `closer`.
 fn fan_in_beside_a_quit(n: usize, done: bool, closer: bool) -> ModelFn {
-    Arc::new(move |go: &Go| {
-        let quit = if done {
+    fan_in_to_selects(n, 1, closer, move |go| {
+        if done {
             go.done_chan::<()>("quit")
         } else {
             go.chan::<()>("quit", 0)
-        };
-        let chans: Vec<Chan<usize>> = (0..n).map(|i| go.chan(&format!("ch{i}"), 1)).collect();
-        for (i, c) in chans.iter().enumerate() {
-            let c = c.clone();
-            go.go(&format!("w{i}"), move |_| c.send(i));
         }
-        if closer {
-            let q = quit.clone();
-            go.go("cancel", move |_| q.close());
-        }
-        let mut got = Vec::new();
-        for c in &chans {
-            let mut f = go.select().recv(c).recv(&quit).wait();
-            match f.index {
-                Some(0) => got.push(f.take::<usize>().unwrap_or(0)),
-                _ => break,
-            }
-        }
-        go.note(format!("got {got:?}"));
     })
 }
 
