@@ -627,7 +627,7 @@ fn attempt(
 /// The selects waiting at its channels that an operation about to wait there goes
 /// ahead of, under an engine that keeps it back: a plain operation at a buffered
 /// channel (`State::held_at_chan`), or a select whose cases are all at buffered
-/// channels (`State::held_at_select`). Kept back, it waits only once every runnable
+/// or done channels (`State::held_at_select`). Kept back, it waits only once every runnable
 /// goroutine is kept back; in Go it may have come before any select that began to
 /// wait there since the clock last moved on (the clock does not move while it is kept
 /// back, and a select's wait is seen by nobody but the clock until it completes). Go's

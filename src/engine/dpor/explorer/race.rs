@@ -550,7 +550,8 @@ impl Explorer {
                         // i unblocked q (generic blocking): race with what q waited on.
                         walk_back(i, &|_| true, false, &mut inserts);
                         // Kept back (not parked) at several objects (a select kept
-                        // back at buffered channels, its attempt a write of each), q
+                        // back at buffered and done channels, its attempt a write of
+                        // each: `State::select_hand`), q
                         // goes on once any of them lets it: where a step that does not
                         // happen after i touches one that i does not, that step could
                         // have let q go before i, so i races with q as any dependent
@@ -661,7 +662,7 @@ impl Explorer {
                             }
                         }
                         // A kept target at several objects (a select kept back at
-                        // buffered channels): its attempt stands where it was first kept
+                        // buffered and done channels): its attempt stands where it was first kept
                         // back, but had it waited as a step it could have come as late
                         // as the level it was let go at, after steps that touch its
                         // other objects (a try). Where such a step ran in the stretch
