@@ -662,12 +662,13 @@ impl Explorer {
                             }
                         }
                         // A kept target at several objects (a select kept back at
-                        // buffered and done channels): its attempt stands where it was first kept
-                        // back, but had it waited as a step it could have come as late
-                        // as the level it was let go at, after steps that touch its
-                        // other objects (a try). Where such a step ran in the stretch
-                        // and does not happen after i, the reversal keeps it before the
-                        // select, as the race with the attempt placed there would.
+                        // buffered and done channels): its attempt stands where it was
+                        // first kept back, but had it waited as a step it could have
+                        // come as late as the level it was let go at, after steps that
+                        // touch its other objects (a try). Where such a step ran in the
+                        // stretch and does not happen after i, the reversal keeps it
+                        // before the select, as the race with the attempt placed there
+                        // would.
                         let kept = if !real && j < n {
                             kept_objs(j, q)
                         } else {
