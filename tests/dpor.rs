@@ -1126,15 +1126,6 @@ fn a_fan_in_to_selects_beside_a_done_channel_is_one_execution() {
     assert_eq!(counts(false, true, 6), [8, 26, 66, 150, 322, 670]);
 }
 
-/// What a try-receive found, as text.
-fn tried<T>(t: stalemate::go::TryRecv<T>) -> &'static str {
-    match t {
-        stalemate::go::TryRecv::Value(_) => "value",
-        stalemate::go::TryRecv::Closed => "closed",
-        stalemate::go::TryRecv::Empty => "empty",
-    }
-}
-
 /// A select kept back at a done channel and another channel is let go by whichever of
 /// them is first to let it: the step that let it go races with it wherever a step
 /// not ordered after that one touches the other (the race analysis reads the written
@@ -1156,8 +1147,8 @@ fn a_select_kept_back_at_a_done_channel_goes_on_by_whichever_lets_it_first() {
                 go.go(&format!("close{k}"), move |_| d.close());
             }
             let f = go.select().recv(&d1).recv(&d2).wait();
-            let (a, b) = (tried(d1.try_recv()), tried(d2.try_recv()));
-            go.note(format!("case {:?} d1 {a} d2 {b}", f.index));
+            let (a, b) = (d1.try_recv(), d2.try_recv());
+            go.note(format!("case {:?} d1 {a:?} d2 {b:?}", f.index));
         });
         let (_, d) = same_as_dfs(two_done);
         assert_eq!(unwaited(&d.outcomes).len(), 4, "{:?}", d.outcomes);
@@ -1174,7 +1165,7 @@ fn a_select_kept_back_at_a_done_channel_goes_on_by_whichever_lets_it_first() {
                 go.go("closer", close);
             }
             let f = go.select().recv(&c).recv(&d).wait();
-            go.note(format!("case {:?} then c {}", f.index, tried(c.try_recv())));
+            go.note(format!("case {:?} then c {:?}", f.index, c.try_recv()));
         });
         let (_, d) = same_as_dfs(beside_a_buffer);
         assert_eq!(unwaited(&d.outcomes).len(), 3, "{:?}", d.outcomes);

@@ -584,6 +584,8 @@ fn attempt(
         st.hb = Hb::Unordered;
         return Attempt::Done((None, None), say!(st, "{what}: nothing ready, default"));
     }
+    // Whether it was kept back, for the places of those that wait after it (`ahead`).
+    st.gors[me].held = st.held_at_select(me);
     // A replay takes the place its schedule recorded, whichever engine found it.
     let before = if crate::engine::keeps_back(kind) || st.replay.is_some() {
         match ahead(st, me, kind, cases) {
@@ -593,7 +595,6 @@ fn attempt(
     } else {
         Vec::new()
     };
-    st.gors[me].held = st.held_at_select(me);
     st.gors[me].queued = st.advances;
     let mut waits = Vec::new();
     for (i, case) in cases.iter().enumerate() {
@@ -649,7 +650,7 @@ fn ahead(
     // Each queue of its buffered channels front to back, nil channels left out: it
     // waits at none of them. At a done channel nobody serves a line: a close wakes
     // every goroutine in it.
-    let held = st.held_at_select(me);
+    let held = st.gors[me].held;
     let mut queues: Vec<Vec<Gid>> = Vec::new();
     for c in cases {
         let ObjKind::Chan(ch) = &st.objs[c.o.id].kind else {
