@@ -1411,3 +1411,101 @@ fn a_sequence_below_a_kept_step_is_still_explored() {
     assert_eq!(dpor.traces, all.traces);
     assert_eq!(dpor.explored.executions, 78);
 }
+
+/// A kernel's channel that no send can reach (`kernel::done`: by where each
+/// `make(chan ...)` can flow, by name) is made a done channel when unbuffered, as a
+/// context's `Done()` is: under dpor a select waiting there beside buffered channels
+/// is kept back. main's selects receiving from n workers through channels of capacity
+/// 1, beside a `done` channel it closes: one execution for every n; with a send on
+/// `done` written (never run), 2^n.
+#[test]
+fn a_channel_a_kernel_never_sends_on_is_a_done_channel() {
+    let fan = |workers: i64, sendable: bool| {
+        let send = if sendable {
+            "\tif workers < 0 {\n\t\tdone <- struct{}{}\n\t}\n"
+        } else {
+            ""
+        };
+        let src = format!(
+            "package main\n\nconst workers = {workers}\n\nfunc main() {{\n\
+             \tdone := make(chan struct{{}})\n\tcs := make([]chan int, workers)\n\
+             \tfor i := range cs {{\n\t\tcs[i] = make(chan int, 1)\n\
+             \t\tgo func(c chan int, v int) {{ c <- v }}(cs[i], i)\n\t}}\n\
+             \tfor _, c := range cs {{\n\t\tselect {{\n\t\tcase <-c:\n\t\tcase <-done:\n\
+             \t\t\treturn\n\t\t}}\n\t}}\n\tclose(done)\n{send}}}\n"
+        );
+        let model = stalemate::kernel::parse("fan.go", &src, None)
+            .expect("parses")
+            .into_model("fan")
+            .build("kernel", &stalemate::model::Params(Default::default()));
+        let b = stalemate::explore::Bounds::default();
+        let o = stalemate::explore::explore(&stalemate::explore::Engine::Dpor, &b, model, None)
+            .expect("ran");
+        assert!(o.finding.is_none(), "{workers} {sendable}");
+        assert_eq!(o.explored.stop, stalemate::Stop::Exhausted);
+        o.explored.executions
+    };
+    for n in [1, 2, 3, 4, 6] {
+        assert_eq!(fan(n, false), 1, "{n} workers");
+        assert_eq!(fan(n, true), 1 << n, "{n} workers, done sendable");
+    }
+}
+
+/// Every way a kernel's channel can be sent on under another name (a parameter, a
+/// field, a result, a receiver, a struct sent through a channel, a map, a slice, a
+/// pointer, a function or method value, a variadic argument, a select's send, a channel
+/// of channels, a local function hiding a declared one, `append`) keeps it a plain
+/// channel: as a done channel each send would panic the model.
+#[test]
+fn a_channel_sent_on_under_another_name_is_no_done_channel() {
+    // Eighteen goroutines, main included: more than loom runs.
+    proven(&["--engine", "dpor", "tests/kernels/done_escapes.go"]);
+    let o = stalemate(&[
+        "check",
+        "--engine",
+        "shuttle-random",
+        "tests/kernels/done_escapes.go",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+}
+
+/// The goker kernels whose selects wait beside channels they only close reach, under
+/// dpor with those done channels, every outcome and violation loom reaches (a
+/// search of its own, with no such reduction), in a handful of executions.
+#[test]
+fn kernels_with_done_channels_reach_what_loom_reaches() {
+    use stalemate::explore::{Bounds, Engine, census};
+    for (k, params, loom_runs, dpor_runs) in [
+        ("grpc_1460", &[("fixed", 0)][..], 12_632, 49),
+        ("grpc_1460", &[("fixed", 1)][..], 30_272, 38),
+        (
+            "kubernetes_10182",
+            &[("fixed", 1), ("pods", 2)][..],
+            118,
+            13,
+        ),
+        ("kubernetes_71277", &[("fixed", 1)][..], 27, 3),
+    ] {
+        let model = kernel_model(&format!("scenarios/goker/{k}.go"), k, params);
+        let b = Bounds::default().check_races(true);
+        let loom = Engine::Loom {
+            preemption_bound: None,
+            max_branches: 10_000,
+        };
+        let l = census(&loom, &b, model.clone()).expect("loom ran");
+        let d = census(&Engine::Dpor, &b, model).expect("dpor ran");
+        assert_eq!(l.explored.stop, stalemate::Stop::Exhausted, "{k}");
+        assert_eq!(d.explored.stop, stalemate::Stop::Exhausted, "{k}");
+        assert_eq!(d.violations, l.violations, "{k} {params:?}");
+        assert_eq!(
+            common::unwaited(&d.outcomes),
+            common::unwaited(&l.outcomes),
+            "{k} {params:?}"
+        );
+        assert_eq!(
+            (l.explored.executions, d.explored.executions),
+            (loom_runs, dpor_runs),
+            "{k} {params:?}"
+        );
+    }
+}

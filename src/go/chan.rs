@@ -475,7 +475,7 @@ fn run(w: &World, cases: &[Case<'_>], default: bool) -> Fired {
     if let Some(c) = cases.iter().find(|c| c.done && c.dir() == Dir::Send) {
         let name = w.lock().oname(c.o.id).to_string();
         panic!(
-            "a send on {name}, a done channel (Go::done_chan): a done channel is only received from and closed"
+            "a send on {name}, a done channel (Go::done_chan): a done channel is only received from and closed (in a kernel, one where kernel::done found no send: an error of stalemate's)"
         );
     }
     let objs: Vec<&Obj> = cases.iter().map(|c| c.o).collect();

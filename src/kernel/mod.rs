@@ -9,6 +9,7 @@
 
 mod ast;
 mod check;
+mod done;
 pub(crate) mod generic;
 mod interp;
 pub mod library;
@@ -77,6 +78,9 @@ pub struct Kernel {
     /// It reads the clock (`time.Now`, `Since`, `Until`): in `any` time mode the
     /// world keeps one for it (`Go::use_clock`).
     reads_clock: bool,
+    /// The `make(chan ...)` places whose channels are never sent on: made unbuffered,
+    /// done channels (`kernel::done`).
+    never_sent: std::collections::BTreeSet<(u32, u32)>,
 }
 
 /// The properties a kernel can break besides deadlock, leak and Go's faults.
@@ -215,6 +219,7 @@ pub fn parse(path: &str, text: &str, entry: Option<&str>) -> Result<Kernel, Kern
             .any(|f| text.contains(f)),
         generics: file.generic_types.iter().cloned().collect(),
         instances: Default::default(),
+        never_sent: done::never_sent(&file),
         entry,
         funcs,
         file,

@@ -903,8 +903,13 @@ impl<'a> I<'a> {
                             return Err(rt_err("makechan: size out of range"));
                         }
                         let name = self.name_for("chan", p);
+                        let c = if n == 0 && self.k().never_sent.contains(&(p.line, p.col)) {
+                            self.go.done_chan(&name)
+                        } else {
+                            self.go.chan(&name, n as usize)
+                        };
                         Value::Chan(Arc::new(KChan {
-                            c: ChanImpl::Val(self.go.chan(&name, n as usize)),
+                            c: ChanImpl::Val(c),
                             elem: *elem,
                         }))
                     }
