@@ -1454,8 +1454,12 @@ fn a_channel_a_kernel_never_sends_on_is_a_done_channel() {
 /// Every way a kernel's channel can be sent on under another name (a parameter, a
 /// field, a result, a receiver, a struct sent through a channel, a map, a slice, a
 /// pointer, a function or method value, a variadic argument, a select's send, a channel
-/// of channels, a local function hiding a declared one, `append`) keeps it a plain
-/// channel: as a done channel each send would panic the model.
+/// of channels, a local function hiding a declared one, `append`; and in
+/// `done_escapes/`: a pointer receiver, a promoted method of an embedded interface, an
+/// embedded function field, a library method's name, names hidden by package
+/// variables and type parameters, a variadic method, a ninth result, a named result a
+/// deferred call sends on) keeps it a plain channel: as a done channel each send would
+/// panic the model.
 #[test]
 fn a_channel_sent_on_under_another_name_is_no_done_channel() {
     // Eighteen goroutines, main included: more than loom runs.
@@ -1467,6 +1471,17 @@ fn a_channel_sent_on_under_another_name_is_no_done_channel() {
         "tests/kernels/done_escapes.go",
     ]);
     assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    // And the ways a review found (each a false panic before): one kernel each.
+    let mut more: Vec<_> = std::fs::read_dir("tests/kernels/done_escapes")
+        .expect("the folder")
+        .flatten()
+        .map(|e| e.path())
+        .collect();
+    more.sort();
+    assert_eq!(more.len(), 11);
+    for k in &more {
+        proven(&["--engine", "dpor", &k.display().to_string()]);
+    }
 }
 
 /// The goker kernels whose selects wait beside channels they only close reach, under
@@ -1508,4 +1523,12 @@ fn kernels_with_done_channels_reach_what_loom_reaches() {
             "{k} {params:?}"
         );
     }
+}
+
+/// Named results as Go has them: `return v` assigns them before the deferred calls
+/// run (which see and may change them), and `return nil` returns nil (it returned the
+/// named result's value, as a bare `return` does).
+#[test]
+fn return_assigns_named_results_before_deferred_calls() {
+    expect("named_results.go", "pass");
 }

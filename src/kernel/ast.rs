@@ -185,6 +185,9 @@ pub struct File {
     pub types: Vec<(String, Type, Pos)>,
     /// Every struct field name the file writes, anonymous structs' included.
     pub fields: Vec<String>,
+    /// The names of embedded fields (a field named after its type), anonymous
+    /// structs' included.
+    pub embedded: Vec<String>,
     /// The type parameters of each generic type declared.
     pub generic_types: Vec<(String, Vec<String>)>,
     pub consts: Vec<(String, Expr)>,

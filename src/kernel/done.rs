@@ -6,15 +6,16 @@
 //!
 //! The kernel has no static types here, so this follows where each `make(chan ...)`
 //! can flow, by name: every variable, parameter and struct field of one name is one
-//! slot, and the i-th results of every function and method of one name are one. A
-//! channel is never sent on when no slot it can reach is the channel of a send, and
-//! none is used where the walk loses track of it (stored in a map, a slice, a pointer's
+//! slot, and the results of every function and method of one name are one. A channel
+//! is never sent on when no slot it can reach is the channel of a send, and none is
+//! used where the walk loses track of it (stored in a map, a slice, a pointer's
 //! target, sent, passed to a library call or to a function value). Merging slots by
 //! name only adds uses, so every error errs toward "may be sent on". Should it err the
 //! other way, the send panics the model ("a send on a done channel"): a false finding,
 //! never a false proof, since dpor explores the send wherever an execution makes it.
 
 use super::ast::*;
+use super::library::LIB_MEMBERS;
 use std::collections::{BTreeMap, BTreeSet};
 
 /// Where a value can be.
@@ -22,9 +23,10 @@ use std::collections::{BTreeMap, BTreeSet};
 enum Slot {
     /// Every variable, parameter and field of this name.
     Name(String),
-    /// The i-th result of every function, method and immediately called literal of
-    /// this name.
-    Result(String, usize),
+    /// Every result of every function, method and immediately called literal of this
+    /// name (not told apart by position: `return f()`, `f(g())` and `a, b := f()`
+    /// spread them).
+    Result(String),
     /// A `make(chan ...)` at this place.
     Make(u32, u32),
 }
@@ -42,37 +44,42 @@ enum Use {
     Lost,
 }
 
-/// Results of a call whose count the walk does not know (`return f()`): up to this.
-const RESULTS: usize = 8;
-
 /// The places (line, column) of the `make(chan ...)` expressions whose channels are
 /// never sent on.
 pub fn never_sent(f: &File) -> BTreeSet<(u32, u32)> {
     let mut w = Walk::new(f);
-    // An embedded field of a named channel type hands the channel to its methods'
-    // receivers when they are called on the struct (promoted): not followed.
-    for (n, t, _) in &f.types {
-        if w.is_chan(t) {
-            w.record(Slot::Name(n.clone()), Use::Lost);
-        }
+    // A method promoted from an embedded field (a field named after its type) gets
+    // the field's value as its receiver: an interface's, a named channel's.
+    let receivers: Vec<Slot> = f
+        .methods
+        .iter()
+        .filter_map(|m| m.2.recv.as_ref().map(|r| Slot::Name(r.0.clone())))
+        .collect();
+    for e in &f.embedded {
+        w.record(Slot::Name(e.clone()), Use::Flow(receivers.clone()));
     }
-    for ((names, _, vals), _) in f.vars.iter().zip(&f.var_pos) {
-        let targets: Vec<Use> = names.iter().map(|n| w.name(n)).collect();
+    for (names, _, vals) in &f.vars {
+        let targets: Vec<Use> = names.iter().map(|n| name(n)).collect();
         w.values(&targets, vals);
     }
     for func in &f.funcs {
         w.func(func, Some(func.name.clone()));
     }
-    for (_, name, func) in &f.methods {
-        w.func(func, Some(name.clone()));
+    for (_, m, func) in &f.methods {
+        w.func(func, Some(m.clone()));
     }
     w.solve()
 }
 
+fn name(n: &str) -> Use {
+    Use::Flow(vec![Slot::Name(n.to_string())])
+}
+
 struct Walk<'a> {
     f: &'a File,
-    /// Names a local variable, parameter or result has somewhere: a call of such a
-    /// name may call a function value, not the declared function.
+    /// Names that may stand for something other than a declared function or type
+    /// where called: variables, parameters and results anywhere (a package's
+    /// included), type parameters. A call of such a name may call a function value.
     locals: BTreeSet<String>,
     /// Functions and methods used as values (not called where named): their results
     /// reach callers the walk does not see.
@@ -82,6 +89,9 @@ struct Walk<'a> {
     /// The result slots of the function the walk is in; `None` in a literal that is
     /// not called where it is written (its results go where the walk cannot follow).
     results: Option<String>,
+    /// That function's named results, which a `return` assigns before its deferred
+    /// calls run.
+    named: Vec<String>,
 }
 
 impl<'a> Walk<'a> {
@@ -90,6 +100,13 @@ impl<'a> Walk<'a> {
         for func in f.funcs.iter().chain(f.methods.iter().map(|m| &m.2)) {
             declared(func, &mut locals);
         }
+        for (names, _, vals) in &f.vars {
+            locals.extend(names.iter().cloned());
+            vals.iter().for_each(|v| declared_in(v, &mut locals));
+        }
+        for (_, ps) in &f.generic_types {
+            locals.extend(ps.iter().cloned());
+        }
         Walk {
             f,
             locals,
@@ -97,11 +114,8 @@ impl<'a> Walk<'a> {
             uses: BTreeMap::new(),
             makes: Vec::new(),
             results: None,
+            named: Vec::new(),
         }
-    }
-
-    fn name(&self, n: &str) -> Use {
-        Use::Flow(vec![Slot::Name(n.to_string())])
     }
 
     fn record(&mut self, s: Slot, u: Use) {
@@ -115,7 +129,7 @@ impl<'a> Walk<'a> {
             let mut seen = BTreeSet::from([m.clone()]);
             let mut todo = vec![m.clone()];
             while let Some(s) = todo.pop() {
-                if let Slot::Result(n, _) = &s
+                if let Slot::Result(n) = &s
                     && self.values.contains(n)
                 {
                     continue 'make;
@@ -143,18 +157,21 @@ impl<'a> Walk<'a> {
 
     fn func(&mut self, func: &Func, results: Option<String>) {
         let outer = std::mem::replace(&mut self.results, results);
+        let named = func.named_results.iter().map(|r| r.0.clone()).collect();
+        let outer_named = std::mem::replace(&mut self.named, named);
         // A bare `return` returns the named results.
-        for (i, (n, _)) in func.named_results.iter().enumerate() {
-            let u = self.result_use(i);
-            self.record(Slot::Name(n.clone()), u);
+        for n in self.named.clone() {
+            let u = self.result_use();
+            self.record(Slot::Name(n), u);
         }
         self.stmts(&func.body);
         self.results = outer;
+        self.named = outer_named;
     }
 
-    fn result_use(&self, i: usize) -> Use {
+    fn result_use(&self) -> Use {
         match &self.results {
-            Some(f) => Use::Flow(vec![Slot::Result(f.clone(), i)]),
+            Some(f) => Use::Flow(vec![Slot::Result(f.clone())]),
             None => Use::Lost,
         }
     }
@@ -169,7 +186,7 @@ impl<'a> Walk<'a> {
         match &s.kind {
             S::Expr(e) => self.expr(e, Use::Safe),
             S::Define(names, vals) | S::Var(names, _, vals) => {
-                let targets: Vec<Use> = names.iter().map(|n| self.name(n)).collect();
+                let targets: Vec<Use> = names.iter().map(|n| name(n)).collect();
                 self.values(&targets, vals);
             }
             S::Assign(targets, op, vals) => {
@@ -246,19 +263,18 @@ impl<'a> Walk<'a> {
                 }
             }
             S::Return(vals) => {
-                if let [v] = vals.as_slice()
-                    && let Some(f) = self.callee(v)
-                {
-                    // `return f()`: as many results as f has, index by index.
-                    for i in 0..RESULTS {
-                        let u = self.result_use(i);
-                        self.record(Slot::Result(f.clone(), i), u);
-                    }
+                // The results, and the named results Go assigns them to.
+                let mut to = Vec::new();
+                if let Some(f) = &self.results {
+                    to.push(Slot::Result(f.clone()));
                 }
-                for (i, v) in vals.iter().enumerate() {
-                    let u = self.result_use(i);
-                    self.expr(v, u);
-                }
+                to.extend(self.named.iter().map(|n| Slot::Name(n.clone())));
+                let u = if self.results.is_some() {
+                    Use::Flow(to)
+                } else {
+                    Use::Lost
+                };
+                vals.iter().for_each(|v| self.expr(v, u.clone()));
             }
             S::Block(ss) => self.stmts(ss),
             S::Break(_) | S::Continue(_) | S::Empty => {}
@@ -270,15 +286,21 @@ impl<'a> Walk<'a> {
         if targets.len() > 1
             && let [v] = vals
         {
-            if let Some(f) = self.callee(v) {
-                for (i, t) in targets.iter().enumerate() {
-                    self.record(Slot::Result(f.clone(), i), t.clone());
-                }
-                self.expr(v, targets[0].clone());
+            // `a, b := f()`, and `v, ok := <-ch`, `v, ok := m[k]`, `v, ok := x.(T)`,
+            // whose first is the value (the second a bool).
+            let all: Vec<Slot> = targets
+                .iter()
+                .flat_map(|t| match t {
+                    Use::Flow(s) => s.clone(),
+                    _ => Vec::new(),
+                })
+                .collect();
+            let u = if targets.iter().all(|t| matches!(t, Use::Flow(_))) {
+                Use::Flow(all)
             } else {
-                // `v, ok := <-ch`, `v, ok := m[k]`, `v, ok := x.(T)`: the first is the value.
-                self.expr(v, targets[0].clone());
-            }
+                Use::Lost
+            };
+            self.expr(v, u);
             return;
         }
         for (i, v) in vals.iter().enumerate() {
@@ -290,10 +312,10 @@ impl<'a> Walk<'a> {
     /// An assignment's target: walks its parts and says where a value stored in it goes.
     fn target(&mut self, t: &Expr) -> Use {
         match &t.kind {
-            E::Ident(n) => self.name(n),
+            E::Ident(n) => name(n),
             E::Sel(base, f) => {
                 self.expr(base, Use::Safe);
-                self.name(f)
+                name(f)
             }
             E::Index(base, key) => {
                 self.expr(base, Use::Safe);
@@ -332,10 +354,19 @@ impl<'a> Walk<'a> {
         self.f.imports.iter().any(|i| i == n) && !self.locals.contains(n)
     }
 
+    fn is_func(&self, n: &str) -> bool {
+        self.f.funcs.iter().any(|f| f.name == n)
+    }
+
+    /// A builtin where called: no variable, parameter or function of its name.
+    fn is_builtin(&self, n: &str) -> bool {
+        !self.locals.contains(n) && !self.is_func(n)
+    }
+
     fn expr(&mut self, e: &Expr, u: Use) {
         match &e.kind {
             E::Ident(n) => {
-                if self.f.funcs.iter().any(|f| f.name == *n) {
+                if self.is_func(n) {
                     self.values.insert(n.clone());
                 }
                 self.record(Slot::Name(n.clone()), u);
@@ -344,6 +375,8 @@ impl<'a> Walk<'a> {
             E::Unary(op, x) => match *op {
                 // `&x`: its target may be written through the pointer.
                 "&" => self.expr(x, Use::Lost),
+                // `*p`: the value is the target's, which only `&` made.
+                "*" => self.expr(x, u),
                 _ => self.expr(x, Use::Safe),
             },
             E::Binary(_, a, b) => {
@@ -398,9 +431,9 @@ impl<'a> Walk<'a> {
             E::Inst(g, _) => g.as_ref(),
             _ => f,
         };
-        // The parameters each argument goes to; `None`: where the walk cannot follow.
+        // The slots each argument goes to; `None`: where the walk cannot follow.
         let params: Option<Vec<Vec<Slot>>> = match &callee.kind {
-            E::Ident(n) if n == "make" && !self.locals.contains(n) => {
+            E::Ident(n) if n == "make" && self.is_builtin(n) => {
                 if let Some(Expr {
                     kind: E::Type(t), ..
                 }) = args.first()
@@ -413,9 +446,7 @@ impl<'a> Walk<'a> {
                 args.iter().skip(1).for_each(|a| self.expr(a, Use::Safe));
                 return;
             }
-            E::Ident(n)
-                if matches!(n.as_str(), "close" | "len" | "cap") && !self.locals.contains(n) =>
-            {
+            E::Ident(n) if matches!(n.as_str(), "close" | "len" | "cap") && self.is_builtin(n) => {
                 args.iter().for_each(|a| self.expr(a, Use::Safe));
                 return;
             }
@@ -435,34 +466,42 @@ impl<'a> Walk<'a> {
                 .find(|x| x.name == *n)
                 .map(|x| params(x, args.len())),
             E::Sel(base, m) => {
-                // A library call, or a method expression (`T.m(recv, ...)`, its
-                // arguments shifted by the receiver).
                 if let E::Ident(p) = &base.kind
                     && (self.is_import(p) || self.is_type(p))
                 {
+                    // A library call, or a method expression (`T.m(recv, ...)`, its
+                    // arguments shifted by the receiver).
                     None
                 } else {
                     let recv = self.receivers(m);
                     self.expr(base, recv);
-                    let ms: Vec<&Func> = self
+                    // A field of function type (an embedded one too), or a library
+                    // method of that name (`sync.Map`'s `Store` beside a declared
+                    // `Store`): the walk cannot tell which is called.
+                    let unknown = self.f.fields.iter().chain(&self.f.embedded).any(|x| x == m)
+                        || LIB_MEMBERS.contains(&m.as_str());
+                    let ms: Vec<Vec<Vec<Slot>>> = self
                         .f
                         .methods
                         .iter()
                         .filter(|x| x.1 == *m)
-                        .map(|x| x.2.as_ref())
+                        .map(|x| params(&x.2, args.len()))
                         .collect();
-                    // A field of function type, or a library method: unknown.
-                    let field = self.f.fields.iter().any(|x| x == m);
-                    if ms.is_empty() || field {
+                    if ms.is_empty() || unknown {
                         None
                     } else {
-                        let mut ps = vec![Vec::new(); args.len()];
-                        for x in ms {
-                            for (i, s) in params(x, args.len()).into_iter().enumerate() {
-                                ps[i].extend(s);
-                            }
-                        }
-                        Some(ps)
+                        // Each argument to the parameters of every method of that
+                        // name; lost if one of them has none there (variadic).
+                        let merged = (0..args.len())
+                            .map(|i| {
+                                if ms.iter().any(|p| p[i].is_empty()) {
+                                    Vec::new()
+                                } else {
+                                    ms.iter().flat_map(|p| p[i].clone()).collect()
+                                }
+                            })
+                            .collect();
+                        Some(merged)
                     }
                 }
             }
@@ -477,21 +516,35 @@ impl<'a> Walk<'a> {
             }
         };
         if let Some(n) = self.callee(e) {
-            self.record(Slot::Result(n, 0), u);
+            self.record(Slot::Result(n), u);
         }
-        // `f(g())` spreading several results: lost, as `xs...` is.
+        let arg_use = |i: usize| match &params {
+            Some(ps) if !spread && !ps[i].is_empty() => Use::Flow(ps[i].clone()),
+            _ => Use::Lost,
+        };
+        // `f(g())` may spread g's results over every parameter of f.
         if let [a] = args
             && let Some(g) = self.callee(a)
         {
-            for i in 1..RESULTS {
-                self.record(Slot::Result(g.clone(), i), Use::Lost);
-            }
+            let every = match &params {
+                Some(_) => {
+                    let f = match &callee.kind {
+                        E::Ident(n) => self.f.funcs.iter().find(|x| x.name == *n).cloned(),
+                        _ => None,
+                    };
+                    match f {
+                        Some(f) if !f.variadic => {
+                            Use::Flow(f.params.iter().map(|p| Slot::Name(p.0.clone())).collect())
+                        }
+                        _ => Use::Lost,
+                    }
+                }
+                None => Use::Lost,
+            };
+            self.record(Slot::Result(g), every);
         }
         for (i, a) in args.iter().enumerate() {
-            let u = match &params {
-                Some(ps) if !spread && !ps[i].is_empty() => Use::Flow(ps[i].clone()),
-                _ => Use::Lost,
-            };
+            let u = arg_use(i);
             self.expr(a, u);
         }
     }
@@ -520,8 +573,8 @@ impl<'a> Walk<'a> {
                     Some(Expr {
                         kind: E::Ident(f), ..
                     }),
-                ) => self.name(f),
-                (Some(fs), None) => fs.get(i).map_or(Use::Lost, |f| self.name(f)),
+                ) => name(f),
+                (Some(fs), None) => fs.get(i).map_or(Use::Lost, |f| name(f)),
                 (_, Some(k)) => {
                     // A map's key is stored in it.
                     self.expr(k, Use::Lost);
@@ -566,99 +619,122 @@ fn literal(f: &Func) -> String {
     format!("func@{}:{}", f.pos.line, f.pos.col)
 }
 
-/// Every name a function declares inside it: parameters, results, variables.
+/// Every name a function declares inside it: parameters, results, type parameters,
+/// variables, its literals' too.
 fn declared(f: &Func, into: &mut BTreeSet<String>) {
     into.extend(f.params.iter().map(|p| p.0.clone()));
     into.extend(f.named_results.iter().map(|p| p.0.clone()));
+    into.extend(f.tparams.iter().cloned());
     if let Some((r, _)) = &f.recv {
         into.insert(r.clone());
     }
-    stmts(&f.body, into);
-    fn stmts(ss: &[Stmt], into: &mut BTreeSet<String>) {
-        ss.iter().for_each(|s| stmt(s, into));
-    }
-    fn stmt(s: &Stmt, into: &mut BTreeSet<String>) {
-        match &s.kind {
-            S::Define(ns, vs) | S::Var(ns, _, vs) => {
-                into.extend(ns.iter().cloned());
-                vs.iter().for_each(|v| expr(v, into));
-            }
-            S::Const(cs) => into.extend(cs.iter().map(|c| c.0.clone())),
-            S::Expr(e) | S::Go(e, _) | S::Defer(e) | S::IncDec(e, _) => expr(e, into),
-            S::Assign(ts, _, vs) => ts.iter().chain(vs).for_each(|v| expr(v, into)),
-            S::Send(a, b) => [a, b].into_iter().for_each(|v| expr(v, into)),
-            S::If(i, c, t, e) => {
-                [i, e].into_iter().flatten().for_each(|s| stmt(s, into));
-                expr(c, into);
-                stmts(t, into);
-            }
-            S::For(i, c, p, b, _) => {
-                [i, p].into_iter().flatten().for_each(|s| stmt(s, into));
-                c.iter().for_each(|c| expr(c, into));
-                stmts(b, into);
-            }
-            S::Range(k, v, define, x, b, _) => {
-                if *define {
-                    for t in [k, v].into_iter().flatten() {
-                        if let E::Ident(n) = &t.kind {
-                            into.insert(n.clone());
-                        }
+    declared_stmts(&f.body, into);
+}
+
+fn declared_stmts(ss: &[Stmt], into: &mut BTreeSet<String>) {
+    ss.iter().for_each(|s| declared_stmt(s, into));
+}
+
+fn declared_stmt(s: &Stmt, into: &mut BTreeSet<String>) {
+    let e = declared_in;
+    match &s.kind {
+        S::Define(ns, vs) | S::Var(ns, _, vs) => {
+            into.extend(ns.iter().cloned());
+            vs.iter().for_each(|v| e(v, into));
+        }
+        S::Const(cs) => into.extend(cs.iter().map(|c| c.0.clone())),
+        S::Expr(x) | S::Go(x, _) | S::Defer(x) | S::IncDec(x, _) => e(x, into),
+        S::Assign(ts, _, vs) => ts.iter().chain(vs).for_each(|v| e(v, into)),
+        S::Send(a, b) => [a, b].into_iter().for_each(|v| e(v, into)),
+        S::If(i, c, t, els) => {
+            [i, els]
+                .into_iter()
+                .flatten()
+                .for_each(|s| declared_stmt(s, into));
+            e(c, into);
+            declared_stmts(t, into);
+        }
+        S::For(i, c, p, b, _) => {
+            [i, p]
+                .into_iter()
+                .flatten()
+                .for_each(|s| declared_stmt(s, into));
+            c.iter().for_each(|c| e(c, into));
+            declared_stmts(b, into);
+        }
+        S::Range(k, v, define, x, b, _) => {
+            if *define {
+                for t in [k, v].into_iter().flatten() {
+                    if let E::Ident(n) = &t.kind {
+                        into.insert(n.clone());
                     }
                 }
-                expr(x, into);
-                stmts(b, into);
             }
-            S::Switch(i, t, cs, _) => {
-                i.iter().for_each(|s| stmt(s, into));
-                t.iter().for_each(|t| expr(t, into));
-                for c in cs {
-                    c.values.iter().for_each(|v| expr(v, into));
-                    stmts(&c.body, into);
-                }
+            e(x, into);
+            declared_stmts(b, into);
+        }
+        S::Switch(i, t, cs, _) => {
+            i.iter().for_each(|s| declared_stmt(s, into));
+            t.iter().for_each(|t| e(t, into));
+            for c in cs {
+                c.values.iter().for_each(|v| e(v, into));
+                declared_stmts(&c.body, into);
             }
-            S::Select(cs, _) => {
-                for c in cs {
-                    if let Some(Comm::Recv(ts, true, _)) = &c.comm {
+        }
+        S::Select(cs, _) => {
+            for c in cs {
+                match &c.comm {
+                    Some(Comm::Recv(ts, define, ch)) => {
                         for t in ts {
-                            if let E::Ident(n) = &t.kind {
-                                into.insert(n.clone());
+                            match &t.kind {
+                                E::Ident(n) if *define => {
+                                    into.insert(n.clone());
+                                }
+                                _ => e(t, into),
                             }
                         }
+                        e(ch, into);
                     }
-                    stmts(&c.body, into);
+                    Some(Comm::Send(a, b)) => [a, b].into_iter().for_each(|v| e(v, into)),
+                    None => {}
                 }
+                declared_stmts(&c.body, into);
             }
-            S::Return(vs) => vs.iter().for_each(|v| expr(v, into)),
-            S::Block(ss) => stmts(ss, into),
-            S::Break(_) | S::Continue(_) | S::Empty => {}
         }
+        S::Return(vs) => vs.iter().for_each(|v| e(v, into)),
+        S::Block(ss) => declared_stmts(ss, into),
+        S::Break(_) | S::Continue(_) | S::Empty => {}
     }
-    /// Function literals inside expressions declare names too.
-    fn expr(e: &Expr, into: &mut BTreeSet<String>) {
-        match &e.kind {
-            E::Func(f) => declared(f, into),
-            E::Unary(_, x) | E::Sel(x, _) | E::Assert(x, _) | E::Is(x, _) | E::Inst(x, _) => {
-                expr(x, into)
-            }
-            E::Binary(_, a, b) | E::Index(a, b) => {
-                expr(a, into);
-                expr(b, into);
-            }
-            E::Call(f, args, _) => {
-                expr(f, into);
-                args.iter().for_each(|a| expr(a, into));
-            }
-            E::Slice(a, b, c) => {
-                expr(a, into);
-                [b, c].into_iter().flatten().for_each(|x| expr(x, into));
-            }
-            E::Composite(_, es) => {
-                for (k, v) in es {
-                    k.iter().for_each(|k| expr(k, into));
-                    expr(v, into);
-                }
-            }
-            E::Ident(_) | E::Int(_) | E::Str(_) | E::Nil | E::Type(_) => {}
+}
+
+/// The names function literals inside an expression declare.
+fn declared_in(e: &Expr, into: &mut BTreeSet<String>) {
+    match &e.kind {
+        E::Func(f) => declared(f, into),
+        E::Unary(_, x) | E::Sel(x, _) | E::Assert(x, _) | E::Is(x, _) | E::Inst(x, _) => {
+            declared_in(x, into)
         }
+        E::Binary(_, a, b) | E::Index(a, b) => {
+            declared_in(a, into);
+            declared_in(b, into);
+        }
+        E::Call(f, args, _) => {
+            declared_in(f, into);
+            args.iter().for_each(|a| declared_in(a, into));
+        }
+        E::Slice(a, b, c) => {
+            declared_in(a, into);
+            [b, c]
+                .into_iter()
+                .flatten()
+                .for_each(|x| declared_in(x, into));
+        }
+        E::Composite(_, es) => {
+            for (k, v) in es {
+                k.iter().for_each(|k| declared_in(k, into));
+                declared_in(v, into);
+            }
+        }
+        E::Ident(_) | E::Int(_) | E::Str(_) | E::Nil | E::Type(_) => {}
     }
 }

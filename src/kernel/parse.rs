@@ -32,6 +32,7 @@ struct P<'a> {
     enums: Vec<String>,
     /// Every struct field name written, anonymous structs' included.
     fields: std::cell::RefCell<std::collections::BTreeSet<String>>,
+    embeds: std::cell::RefCell<std::collections::BTreeSet<String>>,
 }
 
 type R<T> = Result<T, KernelError>;
@@ -86,6 +87,7 @@ pub fn parse(path: &str, text: &str) -> R<File> {
         iota_used: false,
         enums: Vec::new(),
         fields: Default::default(),
+        embeds: Default::default(),
         short: std::path::Path::new(path)
             .file_name()
             .and_then(|f| f.to_str())
@@ -192,6 +194,7 @@ pub fn parse(path: &str, text: &str) -> R<File> {
     }
     embedded(&mut file)?;
     file.fields = p.fields.take().into_iter().collect();
+    file.embedded = p.embeds.take().into_iter().collect();
     Ok(file)
 }
 
@@ -411,6 +414,7 @@ impl<'a> P<'a> {
                                 },
                                 _ => return Err(self.outside(f, "this embedded field")),
                             };
+                            self.embeds.borrow_mut().insert(name.clone());
                             fields.push(Field {
                                 name,
                                 ty: ty.clone(),

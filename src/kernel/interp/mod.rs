@@ -29,7 +29,8 @@ pub enum Flow {
     Next,
     Break(Option<String>),
     Continue(Option<String>),
-    Return(Value),
+    /// `return`'s values; `None`: a bare `return`.
+    Return(Option<Value>),
 }
 
 /// One execution's shared state: globals and the goroutine counter.
@@ -589,26 +590,37 @@ impl<'a> I<'a> {
             .block(&func.body, &env, &mut fr)
             .map(|flow| match flow {
                 Flow::Return(v) => v,
-                _ => Value::Nil,
+                _ => None,
             });
-        // A bare return with named results returns them.
-        if let Ok(Value::Nil) = &result
-            && !func.named_results.is_empty()
-        {
-            result = Ok(self.named(func, &env));
+        let named = !func.named_results.is_empty();
+        // With named results, `return v` assigns them before the deferred calls run,
+        // which may read and change them; the function returns them as they end.
+        if named && let Ok(Some(v)) = &result {
+            let vs = match v {
+                Value::Tuple(vs) if func.named_results.len() > 1 => vs.clone(),
+                v => vec![v.clone()],
+            };
+            for ((n, _), v) in func.named_results.iter().zip(vs) {
+                if let Some(c) = env.lookup(n) {
+                    let target = Expr {
+                        kind: E::Ident(n.clone()),
+                        pos: func.pos,
+                    };
+                    self.store(Place::Cell(c), v, &target)?;
+                }
+            }
+            result = Ok(None);
         }
         while let Some((f, args)) = fr.defers.pop() {
             if let Err(p) = self.call(&f, args) {
                 result = Err(p);
             }
         }
-        if !func.named_results.is_empty()
-            && let Ok(v) = &result
-            && matches!(v, Value::Nil)
-        {
-            result = Ok(self.named(func, &env));
-        }
-        result
+        result.map(|v| match v {
+            Some(v) => v,
+            None if named => self.named(func, &env),
+            None => Value::Nil,
+        })
     }
 
     fn named(&self, func: &Func, env: &Env) -> Value {

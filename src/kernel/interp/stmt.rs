@@ -202,13 +202,13 @@ impl<'a> I<'a> {
             }
             S::Return(es) => {
                 let v = match es.len() {
-                    0 => Value::Nil,
-                    1 => self.eval(&es[0], env)?.copy_by(self),
-                    _ => Value::Tuple(
+                    0 => None,
+                    1 => Some(self.eval(&es[0], env)?.copy_by(self)),
+                    _ => Some(Value::Tuple(
                         es.iter()
                             .map(|e| self.eval(e, env).map(|v| v.copy_by(self)))
                             .collect::<R<_>>()?,
-                    ),
+                    )),
                 };
                 return Ok(Flow::Return(v));
             }
