@@ -1478,7 +1478,7 @@ fn a_channel_sent_on_under_another_name_is_no_done_channel() {
         .map(|e| e.path())
         .collect();
     more.sort();
-    assert_eq!(more.len(), 11);
+    assert_eq!(more.len(), 14);
     for k in &more {
         proven(&["--engine", "dpor", &k.display().to_string()]);
     }
@@ -1531,4 +1531,11 @@ fn kernels_with_done_channels_reach_what_loom_reaches() {
 #[test]
 fn return_assigns_named_results_before_deferred_calls() {
     expect("named_results.go", "pass");
+}
+
+/// A package's function named like a builtin (`func close(c chan int)`) hides the
+/// builtin in calls, `go` and `defer`, as Go's scopes have it (the builtin ran).
+#[test]
+fn a_function_named_like_a_builtin_hides_it() {
+    expect("builtin_shadowed.go", "pass");
 }

@@ -44,19 +44,25 @@ enum Use {
     Lost,
 }
 
+/// Go's builtin functions.
+const BUILTINS: &[&str] = &[
+    "append", "cap", "clear", "close", "copy", "delete", "len", "make", "max", "min", "new",
+    "panic", "print", "println",
+];
+
 /// The places (line, column) of the `make(chan ...)` expressions whose channels are
 /// never sent on.
 pub fn never_sent(f: &File) -> BTreeSet<(u32, u32)> {
     let mut w = Walk::new(f);
-    // A method promoted from an embedded field (a field named after its type) gets
-    // the field's value as its receiver: an interface's, a named channel's.
+    // A method promoted from an embedded field gets the field's value as its
+    // receiver: an interface's, a named channel's.
     let receivers: Vec<Slot> = f
         .methods
         .iter()
         .filter_map(|m| m.2.recv.as_ref().map(|r| Slot::Name(r.0.clone())))
         .collect();
-    for e in &f.embedded {
-        w.record(Slot::Name(e.clone()), Use::Flow(receivers.clone()));
+    for e in w.promoting.clone() {
+        w.record(Slot::Name(e), Use::Flow(receivers.clone()));
     }
     for (names, _, vals) in &f.vars {
         let targets: Vec<Use> = names.iter().map(|n| name(n)).collect();
@@ -92,6 +98,9 @@ struct Walk<'a> {
     /// That function's named results, which a `return` assigns before its deferred
     /// calls run.
     named: Vec<String>,
+    /// Fields a method may be promoted through: embedded ones, and (as the
+    /// interpreter finds members) any field named after a declared type.
+    promoting: BTreeSet<String>,
 }
 
 impl<'a> Walk<'a> {
@@ -107,6 +116,10 @@ impl<'a> Walk<'a> {
         for (_, ps) in &f.generic_types {
             locals.extend(ps.iter().cloned());
         }
+        let declared_type = |n: &String| f.types.iter().any(|t| t.0 == *n);
+        let promoting = (f.embedded.iter().cloned())
+            .chain(f.fields.iter().filter(|n| declared_type(n)).cloned())
+            .collect();
         Walk {
             f,
             locals,
@@ -115,6 +128,7 @@ impl<'a> Walk<'a> {
             makes: Vec::new(),
             results: None,
             named: Vec::new(),
+            promoting,
         }
     }
 
@@ -346,12 +360,22 @@ impl<'a> Walk<'a> {
         }
     }
 
-    fn is_type(&self, n: &str) -> bool {
-        self.f.types.iter().any(|t| t.0 == n) && !self.locals.contains(n)
+    /// A declared type, where no type parameter or variable hides its name.
+    fn declared_type(&self, n: &str) -> Option<&Type> {
+        if self.locals.contains(n) {
+            return None;
+        }
+        self.f.types.iter().find(|t| t.0 == n).map(|t| &t.1)
     }
 
+    fn is_type(&self, n: &str) -> bool {
+        self.declared_type(n).is_some()
+    }
+
+    /// An import's name, even where a variable somewhere has it too (then the call may
+    /// be the library's: lost either way).
     fn is_import(&self, n: &str) -> bool {
-        self.f.imports.iter().any(|i| i == n) && !self.locals.contains(n)
+        self.f.imports.iter().any(|i| i == n)
     }
 
     fn is_func(&self, n: &str) -> bool {
@@ -459,7 +483,9 @@ impl<'a> Walk<'a> {
                 args.iter().for_each(|a| self.expr(a, u.clone()));
                 return;
             }
-            E::Ident(n) if !self.locals.contains(n) => self
+            // A declared function named like a builtin: which of the two runs is the
+            // interpreter's choice, so lost.
+            E::Ident(n) if !self.locals.contains(n) && !BUILTINS.contains(&n.as_str()) => self
                 .f
                 .funcs
                 .iter()
@@ -478,7 +504,7 @@ impl<'a> Walk<'a> {
                     // A field of function type (an embedded one too), or a library
                     // method of that name (`sync.Map`'s `Store` beside a declared
                     // `Store`): the walk cannot tell which is called.
-                    let unknown = self.f.fields.iter().chain(&self.f.embedded).any(|x| x == m)
+                    let unknown = self.f.fields.iter().chain(&self.promoting).any(|x| x == m)
                         || LIB_MEMBERS.contains(&m.as_str());
                     let ms: Vec<Vec<Vec<Slot>>> = self
                         .f
@@ -554,8 +580,8 @@ impl<'a> Walk<'a> {
         for _ in 0..32 {
             match t {
                 Type::Chan(_) => return true,
-                Type::Name(n) => match self.f.types.iter().find(|x| x.0 == *n) {
-                    Some(x) => t = &x.1,
+                Type::Name(n) => match self.declared_type(n) {
+                    Some(x) => t = x,
                     None => return false,
                 },
                 _ => return false,
@@ -592,7 +618,7 @@ impl<'a> Walk<'a> {
         for _ in 0..32 {
             match t {
                 Type::Struct(fs) => return Some(fs.iter().map(|f| f.name.clone()).collect()),
-                Type::Name(n) | Type::Inst(n, _) => t = &self.f.types.iter().find(|x| x.0 == *n)?.1,
+                Type::Name(n) | Type::Inst(n, _) => t = self.declared_type(n)?,
                 _ => return None,
             }
         }

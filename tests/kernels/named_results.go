@@ -30,6 +30,14 @@ func kept() (n int) {
 	return
 }
 
+func blank() (_ int, err error) {
+	return 5, nil
+}
+
+func blankZero() (_ int) {
+	return
+}
+
 func main() {
 	if nilled() != nil {
 		panic("return nil returned the named result")
@@ -39,6 +47,12 @@ func main() {
 	}
 	if n, err := seen(); n != 7 || err != nil {
 		panic("return 7, nil returned something else")
+	}
+	if n, _ := blank(); n != 5 {
+		panic("a blank named result lost its value")
+	}
+	if blankZero() != 0 {
+		panic("a bare return gave a blank named result no zero value")
 	}
 	if kept() != 2 {
 		panic("a bare return lost the deferred call's change")

@@ -526,6 +526,7 @@ impl<'a> I<'a> {
     ) -> R<(Value, Vec<Value>)> {
         if let E::Ident(n) = &f.kind
             && env.lookup(n).is_none()
+            && !self.k().funcs.contains_key(n)
             && let Some(b) = STATEMENT_BUILTINS.iter().find(|b| **b == n.as_str())
         {
             let args = args
@@ -580,8 +581,11 @@ impl<'a> I<'a> {
         for ((name, _), v) in func.params.iter().zip(args) {
             env.define(name, v.copy_by(self));
         }
+        // A blank result has no variable (`define` skips `_`): its value is kept here.
+        let mut blanks = Vec::new();
         for (name, ty) in &func.named_results {
             let z = self.zero(ty, Some(name.clone()), func.pos)?;
+            blanks.push((name == "_").then(|| z.clone()));
             env.define(name, z);
         }
         let _guard = self.go.func(intern(&func.name));
@@ -600,16 +604,20 @@ impl<'a> I<'a> {
                 Value::Tuple(vs) if func.named_results.len() > 1 => vs.clone(),
                 v => vec![v.clone()],
             };
-            for ((n, _), v) in func.named_results.iter().zip(vs) {
-                if let Some(c) = env.lookup(n) {
+            result = Ok(None);
+            for (i, ((n, _), v)) in func.named_results.iter().zip(vs).enumerate() {
+                if blanks[i].is_some() {
+                    blanks[i] = Some(v);
+                } else if let Some(c) = env.lookup(n) {
                     let target = Expr {
                         kind: E::Ident(n.clone()),
                         pos: func.pos,
                     };
-                    self.store(Place::Cell(c), v, &target)?;
+                    if let Err(p) = self.store(Place::Cell(c), v, &target) {
+                        result = Err(p);
+                    }
                 }
             }
-            result = Ok(None);
         }
         while let Some((f, args)) = fr.defers.pop() {
             if let Err(p) = self.call(&f, args) {
@@ -618,16 +626,21 @@ impl<'a> I<'a> {
         }
         result.map(|v| match v {
             Some(v) => v,
-            None if named => self.named(func, &env),
+            None if named => self.named(func, &env, &blanks),
             None => Value::Nil,
         })
     }
 
-    fn named(&self, func: &Func, env: &Env) -> Value {
+    /// The named results' values; a blank one's from `blanks`.
+    fn named(&self, func: &Func, env: &Env, blanks: &[Option<Value>]) -> Value {
         let vs: Vec<Value> = func
             .named_results
             .iter()
-            .map(|(n, _)| env.lookup(n).map_or(Value::Nil, |c| lock(&c).clone()))
+            .zip(blanks)
+            .map(|((n, _), b)| match b {
+                Some(v) => v.clone(),
+                None => env.lookup(n).map_or(Value::Nil, |c| lock(&c).clone()),
+            })
             .collect();
         if vs.len() == 1 {
             vs.into_iter().next().unwrap_or(Value::Nil)
