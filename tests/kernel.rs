@@ -1478,7 +1478,7 @@ fn a_channel_sent_on_under_another_name_is_no_done_channel() {
         .map(|e| e.path())
         .collect();
     more.sort();
-    assert_eq!(more.len(), 14);
+    assert_eq!(more.len(), 17);
     for k in &more {
         proven(&["--engine", "dpor", &k.display().to_string()]);
     }

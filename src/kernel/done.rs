@@ -99,7 +99,8 @@ struct Walk<'a> {
     /// calls run.
     named: Vec<String>,
     /// Fields a method may be promoted through: embedded ones, and (as the
-    /// interpreter finds members) any field named after a declared type.
+    /// interpreter finds members) any field named after a declared type or after
+    /// `sync.Mutex`, `RWMutex`, `WaitGroup`, `Once`.
     promoting: BTreeSet<String>,
 }
 
@@ -117,8 +118,13 @@ impl<'a> Walk<'a> {
             locals.extend(ps.iter().cloned());
         }
         let declared_type = |n: &String| f.types.iter().any(|t| t.0 == *n);
+        let sync = |n: &String| matches!(n.as_str(), "Mutex" | "RWMutex" | "WaitGroup" | "Once");
         let promoting = (f.embedded.iter().cloned())
-            .chain(f.fields.iter().filter(|n| declared_type(n)).cloned())
+            .chain(
+                (f.fields.iter())
+                    .filter(|n| declared_type(n) || sync(n))
+                    .cloned(),
+            )
             .collect();
         Walk {
             f,
@@ -384,7 +390,7 @@ impl<'a> Walk<'a> {
 
     /// A builtin where called: no variable, parameter or function of its name.
     fn is_builtin(&self, n: &str) -> bool {
-        !self.locals.contains(n) && !self.is_func(n)
+        !self.locals.contains(n) && !self.is_func(n) && !self.f.types.iter().any(|t| t.0 == n)
     }
 
     fn expr(&mut self, e: &Expr, u: Use) {
@@ -492,6 +498,10 @@ impl<'a> Walk<'a> {
                 .find(|x| x.name == *n)
                 .map(|x| params(x, args.len())),
             E::Sel(base, m) => {
+                // The base is the receiver of every method of that name, even where
+                // its name is an import's (a variable may hide the import there).
+                let recv = self.receivers(m);
+                self.expr(base, recv);
                 if let E::Ident(p) = &base.kind
                     && (self.is_import(p) || self.is_type(p))
                 {
@@ -499,8 +509,6 @@ impl<'a> Walk<'a> {
                     // arguments shifted by the receiver).
                     None
                 } else {
-                    let recv = self.receivers(m);
-                    self.expr(base, recv);
                     // A field of function type (an embedded one too), or a library
                     // method of that name (`sync.Map`'s `Store` beside a declared
                     // `Store`): the walk cannot tell which is called.

@@ -621,10 +621,12 @@ impl<'a> I<'a> {
         p: Pos,
     ) -> R<Value> {
         // Builtins and conversions first: their arguments may be types. A package's
-        // function of a builtin's name hides it, as any declaration does.
+        // function or type of a builtin's name hides it, as any declaration does.
         match &f.kind {
             E::Ident(n) if env.lookup(n).is_none() && !self.k().funcs.contains_key(n) => {
-                if let Some(v) = self.builtin(n, args, spread, env, p)? {
+                if self.k().named(n).is_none()
+                    && let Some(v) = self.builtin(n, args, spread, env, p)?
+                {
                     return Ok(v);
                 }
                 if n == "uintptr" {
