@@ -1455,9 +1455,11 @@ fn a_channel_a_kernel_never_sends_on_is_a_done_channel() {
 /// field, a result, a receiver, a struct sent through a channel, a map, a slice, a
 /// pointer, a function or method value, a variadic argument, a select's send, a channel
 /// of channels, a local function hiding a declared one, `append`; and in
-/// `done_escapes/`: a pointer receiver, a promoted method of an embedded interface, an
-/// embedded function field, a library method's name, names hidden by package
-/// variables and type parameters, a variadic method, a ninth result, a named result a
+/// `done_escapes/`, found by reviews: a pointer receiver, a promoted method of an
+/// embedded interface, an embedded function field, a library method's name, names
+/// hidden by package variables and type parameters, a type parameter named as a
+/// struct type, a variable named like an import, fields named after a type or
+/// `Mutex`, a type named `close`, a variadic method, a ninth result, a named result a
 /// deferred call sends on) keeps it a plain channel: as a done channel each send would
 /// panic the model.
 #[test]
@@ -1538,4 +1540,12 @@ fn return_assigns_named_results_before_deferred_calls() {
 #[test]
 fn a_function_named_like_a_builtin_hides_it() {
     expect("builtin_shadowed.go", "pass");
+}
+
+/// A struct converted to another named struct type has that type's methods (it kept
+/// its own: `A(b).m()` called B's), and `x.(chan T)` asserts to a channel type (a
+/// false "interface conversion" panic).
+#[test]
+fn conversions_and_assertions_take_the_named_type() {
+    expect("conversions_and_assertions.go", "pass");
 }

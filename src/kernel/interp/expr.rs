@@ -430,6 +430,8 @@ impl<'a> I<'a> {
             (Value::Str(_), Type::Name(n)) => n == "string",
             (Value::Bool(_), Type::Name(n)) => n == "bool",
             (Value::Error(_), Type::Name(n)) => n == "error",
+            // `x.(chan T)`: a channel of that element type.
+            (Value::Chan(k), Type::Chan(e)) => k.elem == **e,
             (Value::Nil, _) => false,
             (_, Type::Interface(ms)) => ms.is_empty(),
             _ => false,
@@ -734,6 +736,16 @@ impl<'a> I<'a> {
                 Some(8) => slice_of(s.bytes().map(|b| Value::Int(b as i64)).collect()),
                 Some(_) => slice_of(s.chars().map(|c| Value::Int(c as i64)).collect()),
                 None => v,
+            },
+            // A struct converted to another named struct type is a value of that type,
+            // with its methods (`A(b).m()` calls A's m).
+            (Type::Struct(_), Value::Struct(_)) => match (t, v.copy_by(self)) {
+                (Type::Name(n), Value::Struct(c)) => Value::Struct(Arc::new(Struct {
+                    ty: Arc::from(n.as_str()),
+                    names: c.names.clone(),
+                    fields: c.fields.clone(),
+                })),
+                (_, c) => c,
             },
             _ => v,
         }
