@@ -1549,3 +1549,11 @@ fn a_function_named_like_a_builtin_hides_it() {
 fn conversions_and_assertions_take_the_named_type() {
     expect("conversions_and_assertions.go", "pass");
 }
+
+/// Members promoted through embedded fields are the shallowest ones, as Go's selectors
+/// find them: a method or field two levels down no longer beats one a level down
+/// because its field comes first (a pass where Go deadlocks).
+#[test]
+fn promoted_members_are_the_shallowest() {
+    expect("promotion_depth.go", "pass");
+}

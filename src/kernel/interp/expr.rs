@@ -591,23 +591,36 @@ impl<'a> I<'a> {
     }
 
     /// The cell of field `f` of a struct or a pointer to one, embedded fields included.
+    /// The shallowest first, as Go's selectors find them.
     pub(super) fn field_cell(&self, base: &Value, f: &str) -> Option<Cell> {
-        let s = struct_of(base)?;
-        if let Some(i) = s.names.iter().position(|n| n == f) {
-            return Some(s.fields[i].clone());
-        }
-        for (n, c) in s.names.iter().zip(&s.fields) {
-            if self.embeddable(n) {
-                let inner = lock(c).clone();
-                if let Some(x) = self.field_cell(&inner, f) {
-                    return Some(x);
+        let mut level = vec![base.clone()];
+        for _ in 0..EMBED_DEPTH {
+            let mut next = Vec::new();
+            for v in &level {
+                let Some(s) = struct_of(v) else { continue };
+                if let Some(i) = s.names.iter().position(|n| n == f) {
+                    return Some(s.fields[i].clone());
                 }
+                next.extend(self.embedded_values(&s));
             }
+            if next.is_empty() {
+                break;
+            }
+            level = next;
         }
         None
     }
 
-    /// A field named after a type: an embedded one.
+    /// The values of a struct's embedded fields.
+    pub(super) fn embedded_values(&self, s: &Struct) -> Vec<Value> {
+        (s.names.iter().zip(&s.fields))
+            .filter(|(n, _)| self.embeddable(n))
+            .map(|(_, c)| lock(c).clone())
+            .collect()
+    }
+
+    /// A field named after a type: an embedded one. (Go promotes through embedded
+    /// fields only; a field named after a type is taken for one: docs/kernels.md.)
     pub(super) fn embeddable(&self, n: &str) -> bool {
         self.k().named(n).is_some() || matches!(n, "Mutex" | "RWMutex" | "WaitGroup" | "Once")
     }

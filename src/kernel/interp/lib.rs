@@ -231,20 +231,41 @@ impl<'a> I<'a> {
             };
             return Ok(Value::Func(Arc::new(Callable::Method(m.clone(), recv))));
         }
-        if let Some(c) = self.field_cell(base, name) {
-            let ty = st.as_ref().map_or("struct".into(), |s| s.ty.to_string());
-            self.cell_access(&c, || format!("{ty}.{name}"), false);
-            return Ok(lock(&c).clone());
-        }
-        // Methods promoted from embedded fields.
+        // Its own field, else a field or method promoted from an embedded field: the
+        // shallowest first, as Go's selectors find them.
         if let Some(s) = st {
-            for (n, c) in s.names.iter().zip(&s.fields) {
-                if self.embeddable(n) {
-                    let inner = lock(c).clone();
-                    if let Ok(v) = self.member(&inner, name) {
-                        return Ok(v);
+            let field = |c: &Cell| {
+                self.cell_access(c, || format!("{}.{name}", s.ty), false);
+                lock(c).clone()
+            };
+            if let Some(i) = s.names.iter().position(|n| n == name) {
+                return Ok(field(&s.fields[i]));
+            }
+            let mut level = self.embedded_values(&s);
+            for _ in 0..EMBED_DEPTH {
+                let mut next = Vec::new();
+                for inner in &level {
+                    let Some(is) = struct_of(inner) else {
+                        // A sync value, a named non-struct type's value.
+                        if let Ok(v) = self.member(inner, name) {
+                            return Ok(v);
+                        }
+                        continue;
+                    };
+                    if helpers::lib_struct_method(&is.ty, name)
+                        || self.k().method(&is.ty, name).is_some()
+                    {
+                        return self.member(inner, name);
                     }
+                    if let Some(i) = is.names.iter().position(|n| n == name) {
+                        return Ok(field(&is.fields[i]));
+                    }
+                    next.extend(self.embedded_values(&is));
                 }
+                if next.is_empty() {
+                    break;
+                }
+                level = next;
             }
             return Err(unsupported(format!(
                 "{} has no field or method {name}",

@@ -117,6 +117,10 @@ pub const STATEMENTS_PER_STEP: usize = 100;
 /// The largest slice `make` may build: kernels are skeletons, not workloads.
 const MAX_MAKE: i64 = 1 << 16;
 
+/// How deep members promoted through embedded fields are looked for (an embedded
+/// pointer may point back at its struct).
+const EMBED_DEPTH: usize = 32;
+
 /// The longest string (in bytes) or slice (in elements) a kernel may grow: `s += s`
 /// in a loop doubles past any machine's memory long before a bound on statements
 /// stops it. Go would run out of memory, a fatal error; here it is a panic saying so.
