@@ -17,8 +17,9 @@ const UNIVERSE: &[&str] = &[
     "error", "any",
 ];
 
-/// Builtins a kernel may call, but not as the call of a `go` or `defer`.
-const BUILTINS: &[&str] = &[
+/// Go's builtin functions: a kernel may call them, but not as the call of a `go` or
+/// `defer`.
+pub(super) const BUILTINS: &[&str] = &[
     "append", "cap", "clear", "close", "copy", "delete", "len", "make", "max", "min", "new",
     "panic", "print", "println",
 ];

@@ -15,6 +15,7 @@
 //! never a false proof, since dpor explores the send wherever an execution makes it.
 
 use super::ast::*;
+use super::check::BUILTINS;
 use super::library::LIB_MEMBERS;
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -43,12 +44,6 @@ enum Use {
     /// Puts it where the walk cannot follow.
     Lost,
 }
-
-/// Go's builtin functions.
-const BUILTINS: &[&str] = &[
-    "append", "cap", "clear", "close", "copy", "delete", "len", "make", "max", "min", "new",
-    "panic", "print", "println",
-];
 
 /// The places (line, column) of the `make(chan ...)` expressions whose channels are
 /// never sent on.
@@ -89,7 +84,7 @@ struct Walk<'a> {
     locals: BTreeSet<String>,
     /// Functions and methods used as values (not called where named): their results
     /// reach callers the walk does not see.
-    values: BTreeSet<String>,
+    fn_values: BTreeSet<String>,
     uses: BTreeMap<Slot, BTreeSet<Use>>,
     makes: Vec<Slot>,
     /// The result slots of the function the walk is in; `None` in a literal that is
@@ -129,7 +124,7 @@ impl<'a> Walk<'a> {
         Walk {
             f,
             locals,
-            values: BTreeSet::new(),
+            fn_values: BTreeSet::new(),
             uses: BTreeMap::new(),
             makes: Vec::new(),
             results: None,
@@ -150,7 +145,7 @@ impl<'a> Walk<'a> {
             let mut todo = vec![m.clone()];
             while let Some(s) = todo.pop() {
                 if let Slot::Result(n) = &s
-                    && self.values.contains(n)
+                    && self.fn_values.contains(n)
                 {
                     continue 'make;
                 }
@@ -397,7 +392,7 @@ impl<'a> Walk<'a> {
         match &e.kind {
             E::Ident(n) => {
                 if self.is_func(n) {
-                    self.values.insert(n.clone());
+                    self.fn_values.insert(n.clone());
                 }
                 self.record(Slot::Name(n.clone()), u);
             }
@@ -416,7 +411,7 @@ impl<'a> Walk<'a> {
             E::Call(f, args, spread) => self.call(e, f, args, *spread, u),
             E::Sel(base, m) => {
                 // A method value: its results reach callers the walk does not see.
-                self.values.insert(m.clone());
+                self.fn_values.insert(m.clone());
                 let recv = self.receivers(m);
                 self.expr(base, recv);
                 self.record(Slot::Name(m.clone()), u);
