@@ -1557,3 +1557,10 @@ fn conversions_and_assertions_take_the_named_type() {
 fn promoted_members_are_the_shallowest() {
     expect("promotion_depth.go", "pass");
 }
+
+/// A field named after a type (or after `sync.Mutex`) is not embedded: nothing is
+/// promoted through it (it was, and `s.which()` ran the named field's method).
+#[test]
+fn nothing_is_promoted_through_a_named_field() {
+    expect("named_field_not_embedded.go", "pass");
+}

@@ -43,6 +43,8 @@ pub enum ArrayLen {
 pub struct Field {
     pub name: String,
     pub ty: Type,
+    /// Declared without a name (`T`, `*T`, `sync.Mutex`): Go promotes its members.
+    pub embedded: bool,
 }
 
 #[derive(Clone, Debug)]

@@ -93,9 +93,8 @@ struct Walk<'a> {
     /// That function's named results, which a `return` assigns before its deferred
     /// calls run.
     named: Vec<String>,
-    /// Fields a method may be promoted through: embedded ones, and (as the
-    /// interpreter finds members) any field named after a declared type or after
-    /// `sync.Mutex`, `RWMutex`, `WaitGroup`, `Once`.
+    /// Fields a method may be promoted through: those of an embedded field's name
+    /// (a named field of that name too, which only adds flows).
     promoting: BTreeSet<String>,
 }
 
@@ -112,15 +111,7 @@ impl<'a> Walk<'a> {
         for (_, ps) in &f.generic_types {
             locals.extend(ps.iter().cloned());
         }
-        let declared_type = |n: &String| f.types.iter().any(|t| t.0 == *n);
-        let sync = |n: &String| matches!(n.as_str(), "Mutex" | "RWMutex" | "WaitGroup" | "Once");
-        let promoting = (f.embedded.iter().cloned())
-            .chain(
-                (f.fields.iter())
-                    .filter(|n| declared_type(n) || sync(n))
-                    .cloned(),
-            )
-            .collect();
+        let promoting = f.embedded.iter().cloned().collect();
         Walk {
             f,
             locals,

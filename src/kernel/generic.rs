@@ -229,6 +229,7 @@ impl Kernel {
                     .map(|f| Field {
                         name: f.name.clone(),
                         ty: self.ty(&f.ty, b),
+                        embedded: f.embedded,
                     })
                     .collect(),
             ),

@@ -268,6 +268,7 @@ fn embedded(file: &mut File) -> R<()> {
                         Ok(Field {
                             name: f.name.clone(),
                             ty: resolve(file, &f.ty)?,
+                            embedded: f.embedded,
                         })
                     })
                     .collect::<Result<_, _>>()?,
@@ -418,12 +419,14 @@ impl<'a> P<'a> {
                             fields.push(Field {
                                 name,
                                 ty: ty.clone(),
+                                embedded: true,
                             });
                         }
                         for name in names {
                             fields.push(Field {
                                 name,
                                 ty: ty.clone(),
+                                embedded: false,
                             });
                         }
                     }

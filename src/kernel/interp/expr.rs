@@ -298,6 +298,7 @@ impl<'a> I<'a> {
                 Ok(Value::Struct(Arc::new(Struct {
                     ty: Arc::from(tname.as_str()),
                     names: Arc::new(fields.iter().map(|f| f.name.clone()).collect()),
+                    embedded: Arc::new(fields.iter().map(|f| f.embedded).collect()),
                     fields: cells,
                 })))
             }
@@ -613,16 +614,10 @@ impl<'a> I<'a> {
 
     /// The values of a struct's embedded fields.
     pub(super) fn embedded_values(&self, s: &Struct) -> Vec<Value> {
-        (s.names.iter().zip(&s.fields))
-            .filter(|(n, _)| self.embeddable(n))
+        (s.embedded.iter().zip(&s.fields))
+            .filter(|(e, _)| **e)
             .map(|(_, c)| lock(c).clone())
             .collect()
-    }
-
-    /// A field named after a type: an embedded one. (Go promotes through embedded
-    /// fields only; a field named after a type is taken for one: docs/kernels.md.)
-    pub(super) fn embeddable(&self, n: &str) -> bool {
-        self.k().named(n).is_some() || matches!(n, "Mutex" | "RWMutex" | "WaitGroup" | "Once")
     }
 
     // ---- calls by expression ----
@@ -756,6 +751,7 @@ impl<'a> I<'a> {
                 (Type::Name(n), Value::Struct(c)) => Value::Struct(Arc::new(Struct {
                     ty: Arc::from(n.as_str()),
                     names: c.names.clone(),
+                    embedded: c.embedded.clone(),
                     fields: c.fields.clone(),
                 })),
                 (_, c) => c,
@@ -995,6 +991,7 @@ fn zero_like(v: &Value) -> Value {
         Value::Struct(s) => Value::Struct(Arc::new(Struct {
             ty: s.ty.clone(),
             names: s.names.clone(),
+            embedded: s.embedded.clone(),
             fields: s.fields.iter().map(|c| cell(zero_like(&lock(c)))).collect(),
         })),
         Value::Slice(a) if a.array => {

@@ -39,6 +39,7 @@ pub(super) fn buffer(ty: &str, text: &str) -> Value {
     Value::Struct(Arc::new(Struct {
         ty: Arc::from(ty),
         names: Arc::new(vec!["buf".to_string()]),
+        embedded: Arc::new(vec![false]),
         fields: vec![cell(Value::str(text))],
     }))
 }

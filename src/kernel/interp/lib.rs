@@ -492,6 +492,7 @@ impl<'a> I<'a> {
             ("io", "Discard") => Ok(Value::Struct(Arc::new(Struct {
                 ty: Arc::from(DISCARD),
                 names: Arc::new(Vec::new()),
+                embedded: Arc::new(Vec::new()),
                 fields: Vec::new(),
             }))),
             ("context", "DeadlineExceeded") => Ok(self.rt.deadline.clone()),

@@ -1,6 +1,8 @@
 package main
 
-// A field named after a declared type: the interpreter promotes methods through it. kernel::done must see the send.
+// A field named after a declared type, beside an embedded field with a method of the
+// same name: s.Send() is E's, as in Go (the interpreter once ran C's, a send on ch).
+// kernel::done must see the send on k through C's method.
 
 type C chan int
 

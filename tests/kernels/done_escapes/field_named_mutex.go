@@ -1,8 +1,7 @@
 package main
 
-// A field named Mutex, not embedded: the interpreter promotes methods through it as
-// through an embedded sync.Mutex (Go would call E.fire). kernel::done must see the
-// send either way.
+// A field named Mutex, not embedded: s.fire() is E's, as in Go (the interpreter once
+// promoted through it as through an embedded sync.Mutex, a send on done).
 
 type sig chan int
 
