@@ -417,6 +417,9 @@ fn fan_program() -> impl Strategy<Value = Program> {
         2 => ch().prop_map(Op::Recv),
         1 => ch().prop_map(|c| Op::Select(vec![(c, false)], true)),
         1 => (ch(), ch()).prop_map(|(a, b)| Op::Select(vec![(a, true), (b, false)], false)),
+        // A send that a done channel cancels (`case out <- v: case <-ctx.Done():`),
+        // against main's `Serve`: a select that meets a select (`State::meets_select`).
+        1 => Just(Op::Select(vec![(0, true), (1, false)], false)),
         1 => Just(Op::Done),
     ];
     let main_op = prop_oneof![

@@ -1253,6 +1253,68 @@ fn a_fan_out_to_waiting_selects_is_one_execution() {
     }
 }
 
+/// Selects on both sides of a fan-in beside a done channel, Go's shape for work
+/// that a context cancels: n workers each `select { case out <- i: case <-stop: }`,
+/// main receiving n times in `select { case v := <-out: case <-stop: return }`, over
+/// a channel of each worker's own or one shared, and a goroutine closing stop when
+/// `closer`.
+fn fan_in_both_sides(n: usize, shared: bool, closer: bool) -> ModelFn {
+    Arc::new(move |go: &Go| {
+        let stop = go.done_chan::<()>("stop");
+        let one = go.chan::<usize>("out", 0);
+        let outs: Vec<Chan<usize>> = (0..n)
+            .map(|i| {
+                if shared {
+                    one.clone()
+                } else {
+                    go.chan(&format!("out{i}"), 0)
+                }
+            })
+            .collect();
+        for (i, c) in outs.iter().enumerate() {
+            let (c, s) = (c.clone(), stop.clone());
+            go.go(&format!("w{i}"), move |go| {
+                let f = go.select().send(&c, i).recv(&s).wait();
+                go.note(format!("case {:?}", f.index));
+            });
+        }
+        if closer {
+            let s = stop.clone();
+            go.go("cancel", move |_| s.close());
+        }
+        let mut got = Vec::new();
+        for c in &outs {
+            let mut f = go.select().recv(c).recv(&stop).wait();
+            match f.index {
+                Some(0) => got.push(f.take::<usize>().unwrap_or(0)),
+                _ => break,
+            }
+        }
+        go.note(format!("got {got:?}"));
+    })
+}
+
+/// A select that finds a select waiting, its one case ready, takes its place as a
+/// half where its other cases are at done channels (`State::meets_select`): selects
+/// on both sides of a fan-in beside a done channel are one execution for n = 1..8
+/// with a channel each, where they were 2^n (2, 4, 8, ..., a write raced with each
+/// wait), and n! with one shared channel (which worker main meets, as plain sends
+/// and receives: 1, 2, 6, 24, 120, 720), where they were 2, 10, 84, 1,008, 15,840,
+/// 332,640. With a goroutine closing stop at any point, every outcome DFS (n = 1, 2)
+/// and loom (n = 3..5; one shared channel, 3) reach.
+#[test]
+fn a_fan_in_with_selects_on_both_sides_is_one_execution() {
+    let counts =
+        |shared, closer, most| checked_counts(2, most, |n| fan_in_both_sides(n, shared, closer));
+    assert_eq!(counts(false, false, 8), [1; 8]);
+    assert_eq!(counts(true, false, 6), [1, 2, 6, 24, 120, 720]);
+    assert_eq!(counts(false, true, 6), [2, 4, 8, 16, 32, 64]);
+    for n in 3..=5 {
+        same_as_loom_in(&bounds(), fan_in_both_sides(n, false, true));
+    }
+    same_as_loom_in(&bounds(), fan_in_both_sides(3, true, true));
+}
+
 /// Three selects at three unbuffered channels, each pair sharing one on opposite
 /// sides: main receives at x or yw, t sends at x or receives at yt, o sends at yw or
 /// yt. Where t and o pair at yt, main waits for ever. A select that finds another
