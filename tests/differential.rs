@@ -1116,6 +1116,8 @@ struct Tally {
     over: u64,
     /// Programs beyond the per-program bound, reported (`STALEMATE_DIFF_BOUND=report`).
     beyond: u64,
+    /// Programs whose traces differ, reported (`STALEMATE_DIFF_TRACES=report`).
+    differ: u64,
     /// The highest executions-per-trace ratio, as (executions, traces).
     worst: (u64, u64),
     /// Compared programs by how many goroutines they can run (`Program::max_goroutines`).
@@ -1139,6 +1141,7 @@ thread_local! {
             expanded: 0,
             over: 0,
             beyond: 0,
+            differ: 0,
             worst: (0, 1),
             goroutines: [0; 12],
             clean: [0; 4],
@@ -1183,11 +1186,20 @@ fn traces_agree(p: &Program) -> Result<Option<()>, String> {
     // 20261230, its first programs) dpor runs a few the expanded search does not.
     let (lost, made) = (missed(&all, &d), missed(&d, &all));
     if lost + made > 0 {
-        return Err(format!(
+        let what = format!(
             "traces differ: of the {} the expanded search runs to their end, dpor misses {lost}; of dpor's {}, {made} are not the expanded search's",
             all.traces.len(),
             d.traces.len(),
-        ));
+        );
+        // A campaign after outcomes and violations, which are compared before this,
+        // may go on past a program whose traces alone differ (a known limit,
+        // docs/dpor.md), printing and counting it (`STALEMATE_DIFF_TRACES=report`).
+        if std::env::var("STALEMATE_DIFF_TRACES").as_deref() != Ok("report") {
+            return Err(what);
+        }
+        println!("traces differ (reported): {what}: {p:?}");
+        TALLY.with_borrow_mut(|t| t.differ += 1);
+        return Ok(Some(()));
     }
     let n = (all.traces.len() + all.stopped.len()) as u64;
     let e = d.explored.executions;
@@ -1367,6 +1379,9 @@ fn loom_reaches_exactly_what_exhaustive_dfs_reaches() {
         "where no violation stops an execution: {cp} programs, {ct} traces; dpor {ce} executions; {co} programs over 2 per trace, {} beyond the bound (reported)",
         t.beyond
     );
+    if t.differ > 0 {
+        println!("traces differ (reported) on {} programs", t.differ);
+    }
     let sizes: Vec<String> = (2..12)
         .filter(|&g| t.goroutines[g] > 0)
         .map(|g| format!("{g}{}: {}", if g == 11 { "+" } else { "" }, t.goroutines[g]))
