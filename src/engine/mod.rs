@@ -436,18 +436,11 @@ fn switch_between() {
 /// The step just taken also touched `points` (found while it ran). Only `dpor` adds
 /// them to the step: loom's points of objects selected together are one already
 /// (`loom_engine::groups`), and shuttle's schedulers see no objects.
-/// A point marked `quiet` is a select's receive case at an open done channel
-/// (`dpor::Access::Leave`).
-pub(crate) fn also_touched<'a>(kind: Kind, points: impl Iterator<Item = (&'a Point, bool)>) {
+pub(crate) fn also_touched<'a>(kind: Kind, points: impl Iterator<Item = &'a Point>) {
     if kind == Kind::Dpor {
-        for (p, quiet) in points {
+        for p in points {
             if let Point::Dpor(o) = p {
-                let how = if quiet {
-                    dpor::Access::Leave
-                } else {
-                    dpor::Access::Withdraw
-                };
-                dpor::also(*o, how);
+                dpor::also(*o, dpor::Access::Withdraw);
             }
         }
     }

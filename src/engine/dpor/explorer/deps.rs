@@ -23,8 +23,6 @@ fn conflict_in(a: &[(Obj, Access)], b: &[(Obj, Access)], joins: bool) -> bool {
             o1 == o2
                 && !(k1 == Access::Read && k2 == Access::Read)
                 && !(k1 == Access::Add && k2 == Access::Add)
-                && !(matches!(k1, Access::Add | Access::Leave)
-                    && matches!(k2, Access::Add | Access::Leave))
                 && !(joins && k1 == Access::Join && k2 == Access::Join)
         })
     });

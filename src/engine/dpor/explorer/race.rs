@@ -330,10 +330,13 @@ impl Explorer {
             // it takes off them (`Access::Withdraw`): no dependence of the target moved,
             // as a taker never reversed with that select's wait, before the wait,
             // where it touches none of them.
-            let off = |k: Access| matches!(k, Access::Withdraw | Access::Leave);
-            let withdraws = tgt.accesses.iter().any(|a| off(a.1));
+            let withdraws = tgt.accesses.iter().any(|a| a.1 == Access::Withdraw);
             let own: Accesses = if withdraws {
-                tgt.accesses.iter().filter(|a| !off(a.1)).copied().collect()
+                tgt.accesses
+                    .iter()
+                    .filter(|a| a.1 != Access::Withdraw)
+                    .copied()
+                    .collect()
             } else {
                 tgt.accesses.clone()
             };
@@ -395,7 +398,19 @@ impl Explorer {
                             .iter()
                             .any(|a| a.1 == Access::Release && places.contains(&a.0))
                 })?;
-                let at: Vec<(Obj, Access)> = taken_at(k).map(|a| (a.0, Access::Add)).collect();
+                // And the join the target would have made there, waiting first: the
+                // line of the other side, which the wait reads (a select between that
+                // found nobody there would have met the target).
+                let mut at: Vec<(Obj, Access)> = Vec::new();
+                for a in taken_at(k) {
+                    at.push((a.0, Access::Add));
+                    for send in [false, true] {
+                        let l = line(a.0, send);
+                        if evs[k].accesses.contains(&(l, Access::Read)) {
+                            at.push((l, Access::Join));
+                        }
+                    }
+                }
                 let touches_at = |m: usize| conflict(&evs[m].accesses, &at);
                 (!at.is_empty()
                     && touches_at(i)

@@ -1,0 +1,38 @@
+package main
+
+import "sync"
+
+// w1's select waits at a and b; close(b) completes it. In Go, w1 may also come to
+// its select after both closes and take a. dpor takes close(a) to commute with w1's
+// wait at a (a close completes a receive that waits there as it completes one that
+// comes late), though close(b) had already taken w1 off a's line: it never runs w1
+// after both closes (found by review; docs/dpor.md, "Not done yet").
+func main() {
+	res := make(chan int) // nobody receives
+	start := make(chan int)
+	a := make(chan struct{})
+	b := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Add(2)
+	go func() { // w1
+		defer wg.Done()
+		select {
+		case res <- 1:
+		case <-a:
+			panic("w1 took a")
+		case <-b:
+		}
+	}()
+	go func() {
+		defer wg.Done()
+		start <- 1
+	}()
+	<-start
+	close(b)
+	close(a)
+	wg.Wait()
+	if len(res) == 99 { // never runs: keeps a and b plain channels (kernel::done)
+		a <- struct{}{}
+		b <- struct{}{}
+	}
+}
