@@ -125,7 +125,7 @@ impl Walk {
     fn key(&mut self, k: &Key) {
         match k {
             Key::Ref(r) => self.values.push(r.v.clone()),
-            Key::Struct(_, _, _, ks) => ks.iter().for_each(|k| self.key(k)),
+            Key::Struct(_, _, ks) => ks.iter().for_each(|k| self.key(k)),
             Key::Int(_) | Key::Bool(_) | Key::Str(_) => {}
         }
     }

@@ -91,10 +91,16 @@ impl TestState {
 
 pub struct Struct {
     pub ty: Arc<str>,
-    pub names: Arc<Vec<String>>,
-    /// Which fields are embedded: those a selector looks through.
-    pub embedded: Arc<Vec<bool>>,
+    pub layout: Arc<Layout>,
     pub fields: Vec<Cell>,
+}
+
+/// A struct type's fields as its values carry them: one of each per type, shared.
+#[derive(PartialEq, Eq, PartialOrd, Ord)]
+pub struct Layout {
+    pub names: Vec<String>,
+    /// Which fields are embedded: those a selector looks through.
+    pub embedded: Vec<bool>,
 }
 
 #[derive(Clone)]
@@ -116,8 +122,8 @@ pub enum Key {
     Int(i64),
     Bool(bool),
     Str(Arc<str>),
-    /// A struct of comparable fields: its type, field names and each field's key.
-    Struct(Arc<str>, Arc<Vec<String>>, Arc<Vec<bool>>, Vec<Key>),
+    /// A struct of comparable fields: its type, fields and each field's key.
+    Struct(Arc<str>, Arc<Layout>, Vec<Key>),
     /// A pointer, a channel or another value compared by identity: the order this
     /// execution first used it as a key in (`Ids`), and the value.
     Ref(Ref),
@@ -314,8 +320,7 @@ impl Value {
             }
             Value::Struct(s) => Value::Struct(Arc::new(Struct {
                 ty: s.ty.clone(),
-                names: s.names.clone(),
-                embedded: s.embedded.clone(),
+                layout: s.layout.clone(),
                 fields: s
                     .fields
                     .iter()
@@ -389,7 +394,7 @@ impl Value {
                 for c in &s.fields {
                     fs.push(lock(c).key(ids)?);
                 }
-                Key::Struct(s.ty.clone(), s.names.clone(), s.embedded.clone(), fs)
+                Key::Struct(s.ty.clone(), s.layout.clone(), fs)
             }
             Value::Ptr(c) => ids.of(Arc::as_ptr(c) as *const u8 as usize, self),
             Value::ElemPtr(a, i) => ids.at((Arc::as_ptr(a) as *const u8 as usize, *i), self),
@@ -482,10 +487,9 @@ impl Key {
             Key::Int(i) => Value::Int(*i),
             Key::Bool(b) => Value::Bool(*b),
             Key::Str(s) => Value::Str(s.clone()),
-            Key::Struct(ty, names, embedded, fs) => Value::Struct(Arc::new(Struct {
+            Key::Struct(ty, layout, fs) => Value::Struct(Arc::new(Struct {
                 ty: ty.clone(),
-                names: names.clone(),
-                embedded: embedded.clone(),
+                layout: layout.clone(),
                 fields: fs.iter().map(|k| cell(k.value())).collect(),
             })),
             Key::Ref(r) => r.v.clone(),

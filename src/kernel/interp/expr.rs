@@ -297,8 +297,10 @@ impl<'a> I<'a> {
                 }
                 Ok(Value::Struct(Arc::new(Struct {
                     ty: Arc::from(tname.as_str()),
-                    names: Arc::new(fields.iter().map(|f| f.name.clone()).collect()),
-                    embedded: Arc::new(fields.iter().map(|f| f.embedded).collect()),
+                    layout: Arc::new(Layout {
+                        names: fields.iter().map(|f| f.name.clone()).collect(),
+                        embedded: fields.iter().map(|f| f.embedded).collect(),
+                    }),
                     fields: cells,
                 })))
             }
@@ -599,7 +601,7 @@ impl<'a> I<'a> {
             let mut next = Vec::new();
             for v in &level {
                 let Some(s) = struct_of(v) else { continue };
-                if let Some(i) = s.names.iter().position(|n| n == f) {
+                if let Some(i) = s.layout.names.iter().position(|n| n == f) {
                     return Some(s.fields[i].clone());
                 }
                 next.extend(self.embedded_values(&s));
@@ -614,7 +616,7 @@ impl<'a> I<'a> {
 
     /// The values of a struct's embedded fields.
     pub(super) fn embedded_values(&self, s: &Struct) -> Vec<Value> {
-        (s.embedded.iter().zip(&s.fields))
+        (s.layout.embedded.iter().zip(&s.fields))
             .filter(|(e, _)| **e)
             .map(|(_, c)| lock(c).clone())
             .collect()
@@ -750,8 +752,7 @@ impl<'a> I<'a> {
             (Type::Struct(_), Value::Struct(_)) => match (t, v.copy_by(self)) {
                 (Type::Name(n), Value::Struct(c)) => Value::Struct(Arc::new(Struct {
                     ty: Arc::from(n.as_str()),
-                    names: c.names.clone(),
-                    embedded: c.embedded.clone(),
+                    layout: c.layout.clone(),
                     fields: c.fields.clone(),
                 })),
                 (_, c) => c,
@@ -990,8 +991,7 @@ fn zero_like(v: &Value) -> Value {
         Value::Time(_) => Value::Time(ZERO_TIME),
         Value::Struct(s) => Value::Struct(Arc::new(Struct {
             ty: s.ty.clone(),
-            names: s.names.clone(),
-            embedded: s.embedded.clone(),
+            layout: s.layout.clone(),
             fields: s.fields.iter().map(|c| cell(zero_like(&lock(c)))).collect(),
         })),
         Value::Slice(a) if a.array => {

@@ -38,8 +38,10 @@ pub(super) fn lib_struct_method(ty: &str, m: &str) -> bool {
 pub(super) fn buffer(ty: &str, text: &str) -> Value {
     Value::Struct(Arc::new(Struct {
         ty: Arc::from(ty),
-        names: Arc::new(vec!["buf".to_string()]),
-        embedded: Arc::new(vec![false]),
+        layout: Arc::new(Layout {
+            names: vec!["buf".to_string()],
+            embedded: vec![false],
+        }),
         fields: vec![cell(Value::str(text))],
     }))
 }

@@ -238,7 +238,7 @@ impl<'a> I<'a> {
                 self.cell_access(c, || format!("{}.{name}", s.ty), false);
                 lock(c).clone()
             };
-            if let Some(i) = s.names.iter().position(|n| n == name) {
+            if let Some(i) = s.layout.names.iter().position(|n| n == name) {
                 return Ok(field(&s.fields[i]));
             }
             let mut level = self.embedded_values(&s);
@@ -257,7 +257,7 @@ impl<'a> I<'a> {
                     {
                         return self.member(inner, name);
                     }
-                    if let Some(i) = is.names.iter().position(|n| n == name) {
+                    if let Some(i) = is.layout.names.iter().position(|n| n == name) {
                         return Ok(field(&is.fields[i]));
                     }
                     next.extend(self.embedded_values(&is));
@@ -491,8 +491,10 @@ impl<'a> I<'a> {
             // A writer that takes everything: a struct of a type no kernel can name.
             ("io", "Discard") => Ok(Value::Struct(Arc::new(Struct {
                 ty: Arc::from(DISCARD),
-                names: Arc::new(Vec::new()),
-                embedded: Arc::new(Vec::new()),
+                layout: Arc::new(Layout {
+                    names: Vec::new(),
+                    embedded: Vec::new(),
+                }),
                 fields: Vec::new(),
             }))),
             ("context", "DeadlineExceeded") => Ok(self.rt.deadline.clone()),

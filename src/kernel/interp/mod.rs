@@ -292,7 +292,7 @@ impl<'a> I<'a> {
         match v {
             Value::Struct(s) => {
                 let shared = shared.unwrap_or(Arc::strong_count(s) > 1);
-                for (f, c) in s.names.iter().zip(&s.fields) {
+                for (f, c) in s.layout.names.iter().zip(&s.fields) {
                     let here = shared || Arc::strong_count(c) > 1;
                     if here {
                         self.cell_access(c, || format!("{}.{f}", s.ty), false);
@@ -335,7 +335,7 @@ impl<'a> I<'a> {
             (Value::Struct(o), Value::Struct(n))
                 if o.ty == n.ty && o.fields.len() == n.fields.len() && !Arc::ptr_eq(o, n) =>
             {
-                for ((f, oc), nc) in o.names.iter().zip(&o.fields).zip(&n.fields) {
+                for ((f, oc), nc) in o.layout.names.iter().zip(&o.fields).zip(&n.fields) {
                     let (cur, nv) = (lock(oc).clone(), lock(nc).clone());
                     let field = || format!("{}.{f}", name());
                     // A typed atomic assigned over with its struct: a plain write.
