@@ -223,7 +223,16 @@ impl G {
                 sends,
                 at,
                 buffered,
-            } => return hand_into(next, Some((take, place)), (sends, buffered), at, a),
+            } => {
+                hand_into(next, Some((take, place)), (sends, buffered), at, a);
+                // A wait names the wake-up that will end it: the one its next step,
+                // this step taken, will name (`wake_obj`).
+                if !take {
+                    a.push((wake_tag(self), Access::Tag));
+                    a.sort_unstable();
+                }
+                return;
+            }
             // A plain receive that found its channel closed also reads its receive
             // line: the mark by which the close commutes with it (`deps::closes_on`).
             super::Mode::Closed { sends, at, waits } => {
@@ -397,7 +406,17 @@ fn nil_obj(g: &G) -> Obj {
 /// goroutine had taken (the same in every order of the others' steps): a later waker
 /// names another object, so it is not ordered against the step an earlier one woke.
 fn wake_obj(g: &G) -> Obj {
-    mix(g.tid ^ mix(0x7761_6b65 ^ u64::from(g.steps))) >> 1
+    wake_at(g.tid, g.steps)
+}
+
+/// The wake object of the wake-up that ends the wait `g`'s next step would begin
+/// (`Access::Tag`): its steps then count this one.
+fn wake_tag(g: &G) -> Obj {
+    wake_at(g.tid, g.steps + 1)
+}
+
+fn wake_at(tid: Tid, steps: u32) -> Obj {
+    mix(tid ^ mix(0x7761_6b65 ^ u64::from(steps))) >> 1
 }
 
 /// Asks the world, once per scheduling point, whether each goroutine's next step can

@@ -21,6 +21,8 @@ fn conflict_in(a: &[(Obj, Access)], b: &[(Obj, Access)], joins: bool) -> bool {
     let by_objects = a.iter().any(|&(o1, k1)| {
         b.iter().any(|&(o2, k2)| {
             o1 == o2
+                && k1 != Access::Tag
+                && k2 != Access::Tag
                 && !(k1 == Access::Read && k2 == Access::Read)
                 && !(k1 == Access::Add && k2 == Access::Add)
                 && !(joins && k1 == Access::Join && k2 == Access::Join)
@@ -46,11 +48,21 @@ fn conflict_in(a: &[(Obj, Access)], b: &[(Obj, Access)], joins: bool) -> bool {
 /// the channel, which it reads.
 fn closes_on(a: &[(Obj, Access)], b: &[(Obj, Access)]) -> bool {
     a.iter().any(|&(o, k)| {
-        matches!(k, Access::Close | Access::Read) && b.contains(&(line(o, false), Access::Join))
+        (k == Access::Read || k == Access::Close && wakes(a, b))
+            && b.contains(&(line(o, false), Access::Join))
             || k == Access::Close
                 && b.contains(&(o, Access::Read))
                 && b.contains(&(line(o, false), Access::Read))
     })
+}
+
+/// Whether step `a` woke the goroutine whose wait step `b` is (`Access::Tag`). A close
+/// that did not had found it gone from the line: a step between them (another close,
+/// a sender at another of a select's channels) had completed it, and had the joiner
+/// come after the close it would have found the channel closed, another behaviour.
+fn wakes(a: &[(Obj, Access)], b: &[(Obj, Access)]) -> bool {
+    b.iter()
+        .any(|&(t, k)| k == Access::Tag && a.contains(&(t, Access::Wake)))
 }
 
 /// Whether a sleep entry's step (accesses `slept`, as it ran) is still the step its
@@ -66,8 +78,10 @@ pub(super) fn same_step(slept: &[(Obj, Access)], now: &[(Obj, Access)]) -> bool 
 /// steps whose words share no bit touch no common object, so they conflict only if
 /// they are one goroutine's; sharing a bit proves nothing (`conflict` decides).
 pub(super) fn signature(a: &[(Obj, Access)]) -> u64 {
-    a.iter().fold(0, |s, &(o, _)| {
-        if o == ANY {
+    a.iter().fold(0, |s, &(o, k)| {
+        if k == Access::Tag {
+            s
+        } else if o == ANY {
             u64::MAX
         } else {
             s | 1 << (o.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 58)

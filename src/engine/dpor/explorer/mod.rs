@@ -70,6 +70,11 @@ pub enum Access {
     /// value and syncs with it; which of them waited no goroutine can tell. Strict in
     /// sleep sets and wakeup trees, as joins are.
     Close,
+    /// Names the wake-up that will end a join's wait (the object its waker and its
+    /// next step will name, `Wake`): conflicts with nothing. A close commutes with a
+    /// join only where it names that object, for only a close that wakes the joiner
+    /// completes it as it would have completed a late arrival (`deps::closes_on`).
+    Tag,
 }
 
 /// What a thread will do at its next step, known before it is scheduled.

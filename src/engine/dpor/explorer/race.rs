@@ -422,6 +422,38 @@ impl Explorer {
                     }))
                 .then_some(k)
             };
+            // The wait the target took the place of, after i, where i met the line the
+            // target would have joined had it waited first (a select that found nobody
+            // of the target's side there): the target, waiting before i, would have
+            // been met by it. Nothing else but the wait and what comes after it may
+            // order the target after i.
+            let wait_after = |i: usize| -> Option<usize> {
+                if places.is_empty() || evs[i].tid == q {
+                    return None;
+                }
+                let k = (i + 1..j).find(|&k| {
+                    evs[k].tid != q
+                        && evs[k]
+                            .accesses
+                            .iter()
+                            .any(|a| a.1 == Access::Release && places.contains(&a.0))
+                })?;
+                let mut at: Vec<(Obj, Access)> = Vec::new();
+                for a in taken_at(k) {
+                    for send in [false, true] {
+                        let l = line(a.0, send);
+                        if evs[k].accesses.contains(&(l, Access::Read)) {
+                            at.push((l, Access::Join));
+                        }
+                    }
+                }
+                (conflict(&evs[i].accesses, &at)
+                    && !(i..j).any(|m| evs[m].tid == CLOCK)
+                    && !deps()
+                        .iter()
+                        .any(|&m| m != i && m != k && has(&pred[m], i) && !has(&pred[m], k)))
+                .then_some(k)
+            };
             // A goroutine kept at a mutex another holds, at the end: race its lock with
             // the holder's, even where the holder's own later steps (a poll that reads
             // everything) stand between them, or its own attempts. The holder's steps
@@ -626,6 +658,17 @@ impl Explorer {
                         // the wait too, where nothing else orders it after the wait.
                         if real && let Some(k) = wait_taken(i) {
                             inserts.push((k, notdep(k), later(k)));
+                        }
+                        // A taker whose wait came after i, where i would have met it
+                        // had it waited first: the target waits before i, the wait
+                        // and what happens after it later.
+                        if real && let Some(k) = wait_after(i) {
+                            let mut w: Vec<Event> = (i + 1..j)
+                                .filter(|&m| m != k && !has(&pred[m], i) && !has(&pred[m], k))
+                                .map(|m| evs[m].clone())
+                                .collect();
+                            w.push(tgt.clone());
+                            inserts.push((i, w, later(i)));
                         }
                         // A select's wait whose place a later step took, raced with
                         // a step i at one of its buffered channels (a half writes

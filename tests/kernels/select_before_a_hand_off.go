@@ -2,11 +2,11 @@ package main
 
 import "sync"
 
-// g1's select waits at o0 (and d1); g2's send takes its place, a hand-off dpor never
-// reverses. Had g2 waited first and main's select come then, main would have had o0
-// ready beside the closed d0, taken it, and left g1 waiting for ever: a deadlock at
-// wg.Wait. dpor never runs g2 waiting before main's select (found by review; the
-// cause is not established: docs/dpor.md, "Not done yet").
+// g1's select waits at o0 (and d1); g2's send takes its place. Had g2 waited
+// first, before main's select, main would have had o0 ready beside the closed d0,
+// taken it, and left g1 waiting for ever: a deadlock at wg.Wait. Main's select, run
+// before both halves, found no sender at o0: it races with g2 as a wait
+// (race.rs, wait_after; dpor proved this kernel before).
 func main() {
 	o0 := make(chan int)
 	d0 := make(chan struct{})

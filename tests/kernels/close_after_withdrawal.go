@@ -3,10 +3,9 @@ package main
 import "sync"
 
 // w1's select waits at a and b; close(b) completes it. In Go, w1 may also come to
-// its select after both closes and take a. dpor takes close(a) to commute with w1's
-// wait at a (a close completes a receive that waits there as it completes one that
-// comes late), though close(b) had already taken w1 off a's line: it never runs w1
-// after both closes (found by review; docs/dpor.md, "Not done yet").
+// its select after both closes and take a. A close commutes with a wait at its
+// channel only where it ends that wait (deps::closes_on): close(a) found w1 gone
+// from a's line, so it races with w1's select (dpor proved this kernel before).
 func main() {
 	res := make(chan int) // nobody receives
 	start := make(chan int)
