@@ -1601,6 +1601,35 @@ fn a_select_before_a_hand_off_would_have_met_its_taker_waiting() {
     }
 }
 
+/// Go's cancellable hand-off, beside a select that a close completed at one done
+/// channel before another was closed: the rules that make the hand-off one execution
+/// (a select meeting a select beside done channels, `State::meets_select`; a
+/// withdrawal from a done channel's line, `Access::Leave`) keep the order where that
+/// select comes after both closes (each lost it, found by review, before a close
+/// commuted only with a wait it ends).
+#[test]
+fn the_cancellable_hand_off_keeps_a_select_after_both_closes() {
+    for k in [
+        "tests/kernels/cancellable_meets_cancellable.go",
+        "tests/kernels/cancellable_leaves_done_lines.go",
+    ] {
+        for engine in ["dpor", "loom"] {
+            found(&["--engine", engine, k], "violation:panic", &["w1 took d0"]);
+        }
+    }
+    for engine in ["dpor", "loom"] {
+        found(
+            &[
+                "--engine",
+                engine,
+                "tests/kernels/cancels_after_cancellable_hand_off.go",
+            ],
+            "violation:panic",
+            &["w1 saw ctxA cancelled"],
+        );
+    }
+}
+
 /// A select between a wait and the step that took its place, which found nobody at
 /// the channel, would have met the taker had the taker waited first: dpor races the
 /// taker with the wait past it (it proved this kernel before; found by review).

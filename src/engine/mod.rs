@@ -436,11 +436,18 @@ fn switch_between() {
 /// The step just taken also touched `points` (found while it ran). Only `dpor` adds
 /// them to the step: loom's points of objects selected together are one already
 /// (`loom_engine::groups`), and shuttle's schedulers see no objects.
-pub(crate) fn also_touched<'a>(kind: Kind, points: impl Iterator<Item = &'a Point>) {
+/// A point marked `quiet` is a select's receive case at an open done channel
+/// (`dpor::Access::Leave`).
+pub(crate) fn also_touched<'a>(kind: Kind, points: impl Iterator<Item = (&'a Point, bool)>) {
     if kind == Kind::Dpor {
-        for p in points {
+        for (p, quiet) in points {
             if let Point::Dpor(o) = p {
-                dpor::also(*o, dpor::Access::Withdraw);
+                let how = if quiet {
+                    dpor::Access::Leave
+                } else {
+                    dpor::Access::Withdraw
+                };
+                dpor::also(*o, how);
             }
         }
     }

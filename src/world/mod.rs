@@ -256,14 +256,14 @@ impl World {
     /// Tells the engine that the step just taken also touched the objects it took a
     /// woken select off (`State::withdrawn`): a step that completes a select changes
     /// every channel the select waited on, so it conflicts with their other operations.
-    fn withdrawn(&self, objects: Vec<Oid>) {
+    fn withdrawn(&self, objects: Vec<(Oid, bool)>) {
         if objects.is_empty() {
             return;
         }
         let ps = self.points.lock().unwrap_or_else(|e| e.into_inner());
         engine::also_touched(
             self.kind,
-            objects.iter().filter_map(|&o| ps.get(o)).map(|p| &**p),
+            (objects.iter()).filter_map(|&(o, quiet)| ps.get(o).map(|p| (&**p, quiet))),
         );
     }
 

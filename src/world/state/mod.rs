@@ -520,8 +520,9 @@ pub(crate) struct State {
     pub handoffs: Vec<(Gid, Oid, Hb)>,
     /// Objects the running step took a woken goroutine off, besides the one it
     /// operated on: a select waits on each of its channels, and whoever completes it
-    /// withdraws it from all of them (see `World::withdrawn`).
-    pub withdrawn: Vec<Oid>,
+    /// withdraws it from all of them (see `World::withdrawn`); marked where the case
+    /// is a receive at an open done channel (`dpor::Access::Leave`).
+    pub withdrawn: Vec<(Oid, bool)>,
     /// How the operation being attempted orders its goroutine with its objects once
     /// it completes (`State::order`).
     pub hb: Hb,
@@ -866,8 +867,16 @@ impl State {
                 self.polling -= 1;
             }
             let objects = w.objects();
-            if objects.len() > 1 {
-                self.withdrawn.extend(&objects);
+            if let Wait::Chan(cases) = &w
+                && cases.len() > 1
+            {
+                for &(o, dir) in cases {
+                    let quiet = dir == Dir::Recv
+                        && matches!(&self.objs[o].kind, ObjKind::Chan(c) if c.done && !c.closed && !c.nil);
+                    self.withdrawn.push((o, quiet));
+                }
+            } else if objects.len() > 1 {
+                self.withdrawn.extend(objects.iter().map(|&o| (o, false)));
             }
             for o in objects {
                 let obj = &mut self.objs[o];

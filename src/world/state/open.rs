@@ -338,18 +338,38 @@ impl State {
                     _ => None,
                 };
                 match first {
-                    Some(&(p, _)) if self.plain_at(p, o) => Mode::Hand {
-                        take: true,
-                        place: place(p, self.gors[p].steps),
-                        sends,
-                        at: at as u32,
-                        buffered,
-                    },
+                    Some(&(p, _)) if self.plain_at(p, o) || self.meets_select(g, at, p) => {
+                        Mode::Hand {
+                            take: true,
+                            place: place(p, self.gors[p].steps),
+                            sends,
+                            at: at as u32,
+                            buffered,
+                        }
+                    }
                     _ => Mode::Write,
                 }
             }
             _ => Mode::Write,
         }
+    }
+
+    /// Whether select `g`, its case `at` ready, takes the place of select `p` waiting
+    /// first in line there: where every other case of `g`'s is at an open done channel
+    /// (or a nil one) and `p` has none at a buffered channel. Reversed, `g` would wait,
+    /// and only a close could meet it at a done channel (a send there panics); a close
+    /// conflicts with it as taker (its other channels an `Add` each), so the race
+    /// analysis orders the two. With a case at a channel others send on, a step after
+    /// it could have met it there before `p` came, which no race reaches
+    /// (`a_select_that_finds_a_select_waiting_is_a_write`).
+    fn meets_select(&self, g: Gid, at: usize, p: Gid) -> bool {
+        let done =
+            |o: Oid| matches!(&self.objs[o].kind, ObjKind::Chan(c) if c.nil || c.done && !c.closed);
+        self.gors[p].pending == Some(Pending::Select)
+            && self
+                .hand_cases(p)
+                .is_some_and(|(_, buffered)| buffered == 0)
+            && (self.gors[g].cases.iter().enumerate()).all(|(k, &(o, _))| k == at || done(o))
     }
 
     /// A select with a default (`Pending::Try`) whose one ready case is a receive at a

@@ -25,6 +25,8 @@ fn conflict_in(a: &[(Obj, Access)], b: &[(Obj, Access)], joins: bool) -> bool {
                 && k2 != Access::Tag
                 && !(k1 == Access::Read && k2 == Access::Read)
                 && !(k1 == Access::Add && k2 == Access::Add)
+                && !(matches!(k1, Access::Add | Access::Leave)
+                    && matches!(k2, Access::Add | Access::Leave))
                 && !(joins && k1 == Access::Join && k2 == Access::Join)
         })
     });

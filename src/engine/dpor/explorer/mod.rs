@@ -56,6 +56,12 @@ pub enum Access {
     /// the step's own use, so a taker never reversed with that wait does not race
     /// through it with what came before the wait (`analyze`).
     Withdraw,
+    /// A `Withdraw` of a select's receive case at an open done channel: commutes with
+    /// every `Add` and `Leave` of it. Only a close meets that line (a send on a done
+    /// channel panics) and it wakes the whole line, so the order in which goroutines
+    /// join and leave it is no one's to see; it is the same set either way. Against
+    /// everything else (a close, a try, a receive that finds it closed) a write.
+    Leave,
     /// Joins a line of goroutines waiting at an unbuffered channel (`line`): commutes
     /// with the other joins of that line in the race analysis, which races two joins
     /// itself where a later step takes from the line, the first joiner's place

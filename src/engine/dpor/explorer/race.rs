@@ -330,13 +330,10 @@ impl Explorer {
             // it takes off them (`Access::Withdraw`): no dependence of the target moved,
             // as a taker never reversed with that select's wait, before the wait,
             // where it touches none of them.
-            let withdraws = tgt.accesses.iter().any(|a| a.1 == Access::Withdraw);
+            let off = |k: Access| matches!(k, Access::Withdraw | Access::Leave);
+            let withdraws = tgt.accesses.iter().any(|a| off(a.1));
             let own: Accesses = if withdraws {
-                tgt.accesses
-                    .iter()
-                    .filter(|a| a.1 != Access::Withdraw)
-                    .copied()
-                    .collect()
+                tgt.accesses.iter().filter(|a| !off(a.1)).copied().collect()
             } else {
                 tgt.accesses.clone()
             };

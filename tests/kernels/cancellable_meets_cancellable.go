@@ -1,0 +1,45 @@
+package main
+
+import "sync"
+
+// Main's select (its other cases at open done channels d0, d1) takes the place of
+// w2's waiting select as a half (State::meets_select). w1's select waits at d0 and
+// d1; close(d1) completes it. In Go w1 may come after both closes and take d0: the
+// rule must leave that order to the closes' races (found by review, with the rule,
+// before a close commuted only with a wait it ends).
+func main() {
+	res := make(chan int) // nobody receives
+	out := make(chan int)
+	x := make(chan int)
+	d0 := make(chan struct{})
+	d1 := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Add(2)
+	go func() { // w1
+		defer wg.Done()
+		select {
+		case res <- 1:
+		case <-d0:
+			panic("w1 took d0")
+		case <-d1:
+		}
+	}()
+	go func() { // w2
+		defer wg.Done()
+		select {
+		case <-out:
+		case <-x:
+		}
+	}()
+	select {
+	case out <- 1:
+	case <-d0:
+	case <-d1:
+	}
+	close(d1)
+	close(d0)
+	wg.Wait()
+	if len(res) == 98 {
+		x <- 1
+	}
+}
