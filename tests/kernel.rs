@@ -322,6 +322,33 @@ fn context_cancel_reaches_children_and_timeouts_expire() {
     expect("ctx.go", "pass");
 }
 
+/// Go's cancel sets the error and closes `Done` under the context's mutex: a second
+/// cancel returns with both done, and `Err` and a child's creation see both or
+/// neither, ordered with the cancel (each was read outside any step before: a false
+/// finding, and two violations no engine reached).
+#[test]
+fn a_cancel_is_one_step_that_err_and_children_are_ordered_with() {
+    expect("context_cancel_twice.go", "pass");
+    let o = stalemate(&[
+        "check",
+        "--engine",
+        "dpor",
+        "tests/kernels/context_cancel_twice.go",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    for (k, says) in [
+        (
+            "context_child_after_cancel.go",
+            "the child was made after the cancel",
+        ),
+        ("context_err_after_cancel.go", "Err saw the cancel"),
+    ] {
+        expect_saying(k, "violation:panic", &[says]);
+        let path = format!("tests/kernels/{k}");
+        found(&["--engine", "dpor", &path], "violation:panic", &[says]);
+    }
+}
+
 #[test]
 fn a_nil_map_write_is_a_panic_at_its_line() {
     expect_saying(

@@ -160,12 +160,29 @@ impl<T: Send + 'static> Chan<T> {
 
     /// `close(ch)`
     pub fn close(&self) {
+        self.close_as(false);
+    }
+
+    /// Closes the channel unless it is closed already, as a context's cancel closes
+    /// its `Done`: Go sets the error and closes `Done` under the context's mutex, so a
+    /// later cancel waits for both and finds them done (here it syncs with the
+    /// channel, as that lock would with the first cancel's unlock). Returns whether
+    /// it closed it.
+    pub(crate) fn close_once(&self) -> bool {
+        self.close_as(true)
+    }
+
+    fn close_as(&self, once: bool) -> bool {
         let o = &self.o;
         o.w.marked(&[o], Pending::Close(o.id), |st, me| {
             let name = st.label(o.id);
             let c = chan(st, o.id);
             if c.nil {
                 return Attempt::Fault(Fault::CloseOfNilChannel, say!(st, "close {name}: nil"));
+            }
+            if c.closed && once {
+                st.hb = Hb::Sync;
+                return Attempt::Done(false, say!(st, "close {name}: closed already"));
             }
             if c.closed {
                 return Attempt::Fault(
@@ -195,7 +212,7 @@ impl<T: Send + 'static> Chan<T> {
                 st.gors[s].fault = Some(Fault::SendOnClosedChannel);
                 st.hand_off(s, o.id);
             }
-            Attempt::Done((), say!(st, "close {name}"))
+            Attempt::Done(true, say!(st, "close {name}"))
         })
     }
 }

@@ -415,7 +415,7 @@ impl<'a> I<'a> {
                         None => Value::Nil,
                     });
                 }
-                "Err" => return Ok(lock(&c.err).clone().unwrap_or(Value::Nil)),
+                "Err" => return Ok(self.cancelled(c).unwrap_or(Value::Nil)),
                 _ => {
                     return Err(unsupported(format!(
                         "context method {m} is outside the subset"
@@ -806,31 +806,47 @@ impl<'a> I<'a> {
             err: Mutex::new(None),
             children: Mutex::new(Vec::new()),
         });
-        let gone = lock(&parent.err).clone();
-        match gone {
+        match self.cancelled(parent) {
             Some(e) => self.cancel(&ctx, e),
             None => lock(&parent.children).push(ctx.clone()),
         }
         Ok(ctx)
     }
 
+    /// Go's cancel sets the error and closes `Done` under the context's mutex, so
+    /// that a second cancel, `Err` and a child's creation see both or neither. Here
+    /// the close is the step (`close_once`: a cancel that finds `Done` closed does
+    /// nothing but sync), the error set at once after it, nothing running between;
+    /// `Err` and a child's creation read `Done` by a step (`cancelled`).
     pub(super) fn cancel(&self, ctx: &Arc<Ctx>, err: Value) {
-        {
-            let mut e = lock(&ctx.err);
-            if e.is_some() {
-                return;
-            }
-            *e = Some(err.clone());
+        let Some(done) = done_of(ctx) else { return };
+        if !done.close_once() {
+            return;
         }
-        if let Some(k) = &ctx.done
-            && let ChanImpl::Val(c) = &k.c
-        {
-            c.close();
-        }
+        *lock(&ctx.err) = Some(err.clone());
         let children = std::mem::take(&mut *lock(&ctx.children));
         for c in children {
             self.cancel(&c, err.clone());
         }
+    }
+
+    /// The context's error, read by a step that tries its `Done` (a cancel sets it
+    /// right after closing `Done`, so a closed `Done` means it is set): ordered with
+    /// the cancel as Go's read under the context's mutex is.
+    pub(super) fn cancelled(&self, ctx: &Arc<Ctx>) -> Option<Value> {
+        let done = done_of(ctx)?;
+        match done.try_recv() {
+            crate::go::TryRecv::Closed => lock(&ctx.err).clone(),
+            _ => None,
+        }
+    }
+}
+
+/// A context's `Done` channel; `None` for `Background`, which is never cancelled.
+fn done_of(ctx: &Ctx) -> Option<&crate::go::Chan<Value>> {
+    match &ctx.done.as_ref()?.c {
+        ChanImpl::Val(c) => Some(c),
+        _ => None,
     }
 }
 
