@@ -384,23 +384,19 @@ impl Explorer {
                 .filter(|a| a.1 == Access::Acquire && a.0 != thread_obj(q))
                 .map(|a| a.0)
                 .collect();
-            let wait_taken = |i: usize| -> Option<usize> {
-                if places.is_empty() {
-                    return None;
-                }
-                let k = (0..i).rev().find(|&k| {
-                    evs[k].tid != q
-                        && evs[k]
-                            .accesses
-                            .iter()
-                            .any(|a| a.1 == Access::Release && places.contains(&a.0))
-                })?;
-                // And the join the target would have made there, waiting first: the
-                // line of the other side, which the wait reads (a select between that
-                // found nobody there would have met the target).
-                let mut at: Vec<(Obj, Access)> = Vec::new();
+            // Whether step k is another goroutine's wait whose place the target took.
+            let took_wait = |k: usize| {
+                evs[k].tid != q
+                    && evs[k]
+                        .accesses
+                        .iter()
+                        .any(|a| a.1 == Access::Release && places.contains(&a.0))
+            };
+            // The joins the target would have made at wait k's channels, waiting first:
+            // the lines of the other side, which the wait reads.
+            let joins_at = |k: usize| -> Vec<(Obj, Access)> {
+                let mut at = Vec::new();
                 for a in taken_at(k) {
-                    at.push((a.0, Access::Add));
                     for send in [false, true] {
                         let l = line(a.0, send);
                         if evs[k].accesses.contains(&(l, Access::Read)) {
@@ -408,6 +404,17 @@ impl Explorer {
                         }
                     }
                 }
+                at
+            };
+            let wait_taken = |i: usize| -> Option<usize> {
+                if places.is_empty() {
+                    return None;
+                }
+                let k = (0..i).rev().find(|&k| took_wait(k))?;
+                // And the channel and the join the target would have made there (a
+                // select between that found nobody there would have met the target).
+                let mut at: Vec<(Obj, Access)> = taken_at(k).map(|a| (a.0, Access::Add)).collect();
+                at.extend(joins_at(k));
                 let touches_at = |m: usize| conflict(&evs[m].accesses, &at);
                 (!at.is_empty()
                     && touches_at(i)
@@ -428,23 +435,8 @@ impl Explorer {
                 if places.is_empty() || evs[i].tid == q {
                     return None;
                 }
-                let k = (i + 1..j).find(|&k| {
-                    evs[k].tid != q
-                        && evs[k]
-                            .accesses
-                            .iter()
-                            .any(|a| a.1 == Access::Release && places.contains(&a.0))
-                })?;
-                let mut at: Vec<(Obj, Access)> = Vec::new();
-                for a in taken_at(k) {
-                    for send in [false, true] {
-                        let l = line(a.0, send);
-                        if evs[k].accesses.contains(&(l, Access::Read)) {
-                            at.push((l, Access::Join));
-                        }
-                    }
-                }
-                (conflict(&evs[i].accesses, &at)
+                let k = (i + 1..j).find(|&k| took_wait(k))?;
+                (conflict(&evs[i].accesses, &joins_at(k))
                     && !(i..j).any(|m| evs[m].tid == CLOCK)
                     && !deps()
                         .iter()
