@@ -1628,6 +1628,25 @@ fn a_select_before_a_hand_off_would_have_met_its_taker_waiting() {
     }
 }
 
+/// Go's cancellable hand-off as a kernel, `ctx.Done()` beside each select: dpor proves
+/// it in one execution per behaviour, 1 with a channel each, n! on one shared channel
+/// (2, 8, 48, 384, 3,840 and 2, 10, 84, 1,008, 15,840 for n = 1..5 with a select that
+/// meets a select a write).
+#[test]
+fn gos_cancellable_hand_off_is_one_execution_per_behaviour() {
+    for (shared, counts) in [(0, [1, 1, 1, 1, 1]), (1, [1, 2, 6, 24, 120])] {
+        for (n, count) in (1..=5).zip(counts) {
+            let (n, s) = (format!("n={n}"), format!("shared={shared}"));
+            let k = "tests/kernels/cancellable_fan_in.go";
+            let t = proven(&["--engine", "dpor", "--param", &n, "--param", &s, k]);
+            assert!(
+                t.contains(&format!("pass ({count} executions")),
+                "{n} {s}: {t}"
+            );
+        }
+    }
+}
+
 /// Go's cancellable hand-off, beside a select that a close completed at one done
 /// channel before another was closed: the rules that make the hand-off one execution
 /// (a select meeting a select beside done channels, `State::meets_select`; a
