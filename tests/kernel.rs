@@ -329,13 +329,7 @@ fn context_cancel_reaches_children_and_timeouts_expire() {
 #[test]
 fn a_cancel_is_one_step_that_err_and_children_are_ordered_with() {
     expect("context_cancel_twice.go", "pass");
-    let o = stalemate(&[
-        "check",
-        "--engine",
-        "dpor",
-        "tests/kernels/context_cancel_twice.go",
-    ]);
-    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    proven(&["--engine", "dpor", "tests/kernels/context_cancel_twice.go"]);
     for (k, says) in [
         (
             "context_child_after_cancel.go",
@@ -344,8 +338,7 @@ fn a_cancel_is_one_step_that_err_and_children_are_ordered_with() {
         ("context_err_after_cancel.go", "Err saw the cancel"),
     ] {
         expect_saying(k, "violation:panic", &[says]);
-        let path = format!("tests/kernels/{k}");
-        found(&["--engine", "dpor", &path], "violation:panic", &[says]);
+        found_by(&["dpor"], k, "violation:panic", says);
     }
 }
 
@@ -636,6 +629,14 @@ fn found(args: &[&str], key: &str, says: &[&str]) -> String {
         assert!(t.contains(s), "{args:?}: wanted `{s}` in {t}");
     }
     t
+}
+
+/// `found` under each of `engines`, on kernel `k` of `tests/kernels/`.
+fn found_by(engines: &[&str], k: &str, key: &str, says: &str) {
+    let path = format!("tests/kernels/{k}");
+    for engine in engines {
+        found(&["--engine", engine, &path], key, &[says]);
+    }
 }
 
 /// The replay line of a report, run: it reproduces (exit 0). Returns its output.
@@ -1597,17 +1598,12 @@ fn nothing_is_promoted_through_a_named_field() {
 /// both closes and take either (a false proof of dpor's, found by review).
 #[test]
 fn a_close_commutes_only_with_a_wait_it_ends() {
-    for engine in ["dpor", "loom", "shuttle-dfs"] {
-        found(
-            &[
-                "--engine",
-                engine,
-                "tests/kernels/close_after_withdrawal.go",
-            ],
-            "violation:panic",
-            &["w1 took a"],
-        );
-    }
+    found_by(
+        &["dpor", "loom", "shuttle-dfs"],
+        "close_after_withdrawal.go",
+        "violation:panic",
+        "w1 took a",
+    );
 }
 
 /// A select that found nobody of a taker's side at a channel, before a hand-off's
@@ -1615,17 +1611,12 @@ fn a_close_commutes_only_with_a_wait_it_ends() {
 /// dpor's, found by review).
 #[test]
 fn a_select_before_a_hand_off_would_have_met_its_taker_waiting() {
-    for engine in ["dpor", "loom", "shuttle-dfs"] {
-        found(
-            &[
-                "--engine",
-                engine,
-                "tests/kernels/select_before_a_hand_off.go",
-            ],
-            "deadlock",
-            &["deadlock"],
-        );
-    }
+    found_by(
+        &["dpor", "loom", "shuttle-dfs"],
+        "select_before_a_hand_off.go",
+        "deadlock",
+        "deadlock",
+    );
 }
 
 /// Go's cancellable hand-off as a kernel, `ctx.Done()` beside each select: dpor proves
@@ -1655,24 +1646,15 @@ fn gos_cancellable_hand_off_is_one_execution_per_behaviour() {
 /// commuted only with a wait it ends).
 #[test]
 fn the_cancellable_hand_off_keeps_a_select_after_both_closes() {
-    for k in [
-        "tests/kernels/cancellable_meets_cancellable.go",
-        "tests/kernels/cancellable_leaves_done_lines.go",
+    for (k, says) in [
+        ("cancellable_meets_cancellable.go", "w1 took d0"),
+        ("cancellable_leaves_done_lines.go", "w1 took d0"),
+        (
+            "cancels_after_cancellable_hand_off.go",
+            "w1 saw ctxA cancelled",
+        ),
     ] {
-        for engine in ["dpor", "loom"] {
-            found(&["--engine", engine, k], "violation:panic", &["w1 took d0"]);
-        }
-    }
-    for engine in ["dpor", "loom"] {
-        found(
-            &[
-                "--engine",
-                engine,
-                "tests/kernels/cancels_after_cancellable_hand_off.go",
-            ],
-            "violation:panic",
-            &["w1 saw ctxA cancelled"],
-        );
+        found_by(&["dpor", "loom"], k, "violation:panic", says);
     }
 }
 
@@ -1681,11 +1663,10 @@ fn the_cancellable_hand_off_keeps_a_select_after_both_closes() {
 /// taker with the wait past it (it proved this kernel before; found by review).
 #[test]
 fn a_select_between_a_wait_and_its_taker_would_have_met_the_taker() {
-    for engine in ["dpor", "loom"] {
-        found(
-            &["--engine", engine, "tests/kernels/taker_past_a_select.go"],
-            "deadlock",
-            &["deadlock"],
-        );
-    }
+    found_by(
+        &["dpor", "loom"],
+        "taker_past_a_select.go",
+        "deadlock",
+        "deadlock",
+    );
 }

@@ -768,14 +768,8 @@ impl<'a> I<'a> {
                     let i = I::new(&rt, &g);
                     i.holds(vec![Value::Ctx(c2.clone())]);
                     let after = g.after("context deadline", d);
-                    let done = match &c2.done {
-                        Some(k) => match &k.c {
-                            ChanImpl::Val(c) => c.clone(),
-                            _ => unreachable!("a context's done channel carries values"),
-                        },
-                        None => unreachable!("a child context has a done channel"),
-                    };
-                    let fired = g.select().recv(&after).recv(&done).wait();
+                    let done = done_of(&c2).expect("a child context has a done channel");
+                    let fired = g.select().recv(&after).recv(done).wait();
                     if fired.index == Some(0) {
                         i.cancel(&c2, rt.deadline.clone());
                     }
