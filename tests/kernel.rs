@@ -152,7 +152,9 @@ fn a_lock_order_deadlock_beside_a_producer_that_never_stops_is_found() {
 #[test]
 fn a_loop_variable_capture_races_only_before_go_1_22() {
     // Go 1.22 and later (no go.mod above tests/kernels): one variable per iteration.
-    expect("loopvar_capture.go", "pass");
+    // Proven by dpor (loom's proof of these four goroutines runs half a million
+    // executions).
+    proven(&["tests/kernels/loopvar_capture.go", "--engine", "dpor"]);
     // Go 1.21, by the scenario's go_version (the CLI's --go): one for the whole loop.
     for r in expect_with("loopvar_capture.go", "data-race", "go_version = \"1.21\"") {
         assert!(r.contains("main wrote i after step"), "{r}");
