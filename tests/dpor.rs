@@ -2905,6 +2905,46 @@ fn a_sequence_is_checked_to_the_executions_end() {
     assert_eq!((all.traces.len(), d.explored.executions), (35, 35));
 }
 
+/// A goroutine asleep where a reversal's sequence goes covers it if it goes first in
+/// the sequence dpor inserts, whatever optimal DPOR's whole sequence puts before it.
+/// Two selects wait at `c0` (a half each) and at the buffered `c1` (a write each, so
+/// the two waits conflict); `g3`'s second send waits at `c0` after them, a join of the
+/// same line: commuting with the selects' joins for the race analysis, it happens
+/// after neither, and the whole sequence puts it before the reversed select, where it
+/// conflicts with it as sleep sets check joins. Checked against the whole sequence
+/// alone, the select asleep at the level (its branch explored) did not cover the
+/// sequence that begins with it: each branch inserted the other again, for ever (the
+/// fan campaigns of seeds 20261401 and 20261402; 30,000 executions and more where 4
+/// now run every outcome loom reaches).
+#[test]
+fn a_sequence_that_begins_with_a_sleeping_step_is_covered() {
+    let model: ModelFn = Arc::new(|go: &Go| {
+        let c0: Chan<u8> = go.chan("c0", 0);
+        let c1: Chan<u8> = go.chan("c1", 1);
+        for (name, v) in [("s1", 1), ("s2", 2)] {
+            let (a0, a1) = (c0.clone(), c1.clone());
+            go.go(name, move |go| {
+                let f = go.select().send(&a0, v).recv(&a1).wait();
+                go.note(format!("{name} {:?}", f.index));
+            });
+        }
+        let c = c0.clone();
+        go.go("g3", move |_| {
+            c.send(3);
+            c.send(4);
+        });
+        let v = c0.recv();
+        go.note(format!("main {v:?}"));
+    });
+    // loom's census as the reference (exhaustive DFS takes over a minute here).
+    let l = run_in(&loom(), &bounds(), model.clone());
+    // Without the check, dpor never ends: a small bound fails fast.
+    let d = run_in(&Engine::Dpor, &bounds().max_executions(1_000), model);
+    assert_eq!(l.violations, d.violations);
+    assert_eq!(unwaited(&l.outcomes), unwaited(&d.outcomes));
+    assert_eq!(d.explored.executions, 4);
+}
+
 /// The fan campaign's program (seed 20261130) where dropping a reversal that asked for
 /// a receive where it was kept back lost four traces: main receiving from an
 /// unbuffered and then a capacity-1 channel, a sender on each, and two goroutines

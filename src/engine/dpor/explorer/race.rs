@@ -824,12 +824,16 @@ impl Explorer {
         !self.unit_sleep.iter().any(|e| sleep_covers(e, &rest))
     }
 
-    /// insert_[pre](v) into the wakeup tree of level `li`, unless a sleeping thread is a
-    /// weak initial of v (one asleep since the unit's start, or any where v comes from
-    /// an execution `cut` short, by a violation or with every awake goroutine asleep:
-    /// goes first in v). A weak initial that is not in v covers v only if it stays
-    /// independent of what would follow v, which a cut execution does not show: the
-    /// steps it never ran may conflict with it.
+    /// insert_[pre](v) into the wakeup tree of level `li`, unless a sleeping thread
+    /// covers it: one that goes first in v (every branch v leads to begins with its
+    /// step, explored from here), or, where v comes from a whole execution and the
+    /// thread is not asleep since the unit's start, a weak initial of optimal DPOR's
+    /// whole sequence (`Cover::Whole`). A weak initial that is not in v covers v only
+    /// if it stays independent of what would follow v, which a cut execution does not
+    /// show: the steps it never ran may conflict with it. The whole sequence may put a
+    /// later step before v's last that conflicts with a thread going first in v (a join
+    /// of the line it joins): checked against it alone, two such siblings inserted each
+    /// other for ever.
     /// Returns whether the tree changed.
     pub(super) fn insert(&mut self, li: usize, v: Vec<Event>, cover: Cover) -> bool {
         let unit_sleep = &self.unit_sleep;
@@ -837,9 +841,9 @@ impl Explorer {
         if lvl.expanded {
             return false;
         }
-        let covered = |e: &SleepEntry| match &cover {
-            Cover::Whole(w) if !unit_sleep.contains(e) => sleep_covers(e, w),
-            _ => goes_first(e, &v),
+        let covered = |e: &SleepEntry| {
+            goes_first(e, &v)
+                || matches!(&cover, Cover::Whole(w) if !unit_sleep.contains(e) && sleep_covers(e, w))
         };
         if lvl.sleep.iter().any(covered) {
             return false;
