@@ -1174,12 +1174,27 @@ fn traces_agree(p: &Program) -> Result<Option<()>, String> {
     if all.explored.stop != stalemate::Stop::Exhausted {
         return Ok(None);
     }
-    let d = traces(&bounds(p), model(p), false).expect("dpor ran");
+    let mut d = traces(&bounds(p), model(p), false).expect("dpor ran");
     if d.explored.stop != stalemate::Stop::Exhausted {
-        return Err(format!(
+        let what = format!(
             "dpor did not finish where the expanded search did ({} executions)",
             d.explored.executions
-        ));
+        );
+        // A census past a violation in every execution may run more than the
+        // expanded search (its stopped prefixes): a campaign counts it and looks again
+        // under ten times the bound, as `dpor_agrees` does.
+        if std::env::var("STALEMATE_DIFF_BOUND").as_deref() != Ok("report") {
+            return Err(what);
+        }
+        println!("beyond the bound: {what}: {p:?}");
+        TALLY.with_borrow_mut(|t| t.beyond += 1);
+        d = traces(&bounds(p).max_executions(300_000), model(p), false).expect("dpor ran");
+        if d.explored.stop != stalemate::Stop::Exhausted {
+            return Err(format!(
+                "dpor did not finish where the expanded search did ({} executions)",
+                d.explored.executions
+            ));
+        }
     }
     // An execution that ends in a deadlock may be stopped at its last step or end
     // there, as the search came to it: a trace either way. Which of the others' steps
