@@ -924,6 +924,9 @@ fn model(p: &Program) -> ModelFn {
     })
 }
 
+/// Each engine's executions per program.
+const EXECUTIONS: u64 = 30_000;
+
 fn bounds(p: &Program) -> Bounds {
     Bounds::default()
         .check_races(true)
@@ -932,7 +935,7 @@ fn bounds(p: &Program) -> Bounds {
         } else {
             TimeMode::Any
         })
-        .max_executions(30_000)
+        .max_executions(EXECUTIONS)
         // A loop that never ends makes every execution as long as the bound allows:
         // a small one keeps DFS within reach.
         .max_steps(if p.shape == Shape::Endless { 6 } else { 200 })
@@ -1023,13 +1026,9 @@ fn dpor_agrees(p: &Program, dfs: &Census, by: &str) -> Result<(), String> {
         // for differences prints and counts a search beyond the bound, and compares
         // the uncut census, under ten times the bound if uncut already
         // (`STALEMATE_DIFF_BOUND=report`). A search that never ends still fails.
-        if std::env::var("STALEMATE_DIFF_BOUND").as_deref() != Ok("report") {
-            return Err(what);
-        }
-        println!("beyond the bound: {what}: {p:?}");
-        TALLY.with_borrow_mut(|t| t.beyond += 1);
+        beyond(p, what)?;
         let uncut = if split == 0 {
-            bounds(p).max_executions(300_000)
+            bounds(p).max_executions(10 * EXECUTIONS)
         } else {
             bounds(p)
         };
@@ -1183,12 +1182,8 @@ fn traces_agree(p: &Program) -> Result<Option<()>, String> {
         // A census past a violation in every execution may run more than the
         // expanded search (its stopped prefixes): a campaign counts it and looks again
         // under ten times the bound, as `dpor_agrees` does.
-        if std::env::var("STALEMATE_DIFF_BOUND").as_deref() != Ok("report") {
-            return Err(what);
-        }
-        println!("beyond the bound: {what}: {p:?}");
-        TALLY.with_borrow_mut(|t| t.beyond += 1);
-        d = traces(&bounds(p).max_executions(300_000), model(p), false).expect("dpor ran");
+        beyond(p, what)?;
+        d = traces(&bounds(p).max_executions(10 * EXECUTIONS), model(p), false).expect("dpor ran");
         if d.explored.stop != stalemate::Stop::Exhausted {
             return Err(format!(
                 "dpor did not finish where the expanded search did ({} executions)",
@@ -1236,16 +1231,22 @@ fn traces_agree(p: &Program) -> Result<Option<()>, String> {
             "dpor ran {e} executions for {n} traces where no violation stops an execution ({} asked for a step kept back)",
             d.held
         );
-        // A campaign that looks for differences may go on past such a program, which
-        // it prints and counts (`STALEMATE_DIFF_BOUND=report`).
-        if std::env::var("STALEMATE_DIFF_BOUND").as_deref() != Ok("report") {
-            return Err(what);
-        }
-        println!("beyond the bound: {what}: {p:?}");
-        TALLY.with_borrow_mut(|t| t.beyond += 1);
+        beyond(p, what)?;
     }
     TALLY.with_borrow_mut(|t| tally(t, p, (n, e), &d, &all));
     Ok(Some(()))
+}
+
+/// Program `p` is beyond the per-program bound, as `what` says: an error, unless a
+/// campaign that looks for differences goes on past it, printing and counting it
+/// (`STALEMATE_DIFF_BOUND=report`).
+fn beyond(p: &Program, what: String) -> Result<(), String> {
+    if std::env::var("STALEMATE_DIFF_BOUND").as_deref() != Ok("report") {
+        return Err(what);
+    }
+    println!("beyond the bound: {what}: {p:?}");
+    TALLY.with_borrow_mut(|t| t.beyond += 1);
+    Ok(())
 }
 
 /// Adds one program's counts to the tally.
