@@ -1035,22 +1035,38 @@ fn a_fan_in_to_a_waiting_select_is_one_execution() {
     }
 }
 
+/// What a fan-in's selects wait beside (`fan_in_beside_a_buffer`).
+#[derive(Clone, Copy)]
+enum Beside {
+    /// A quit channel of capacity 1 nobody sends on.
+    Quit,
+    /// A `time.After` made before the loop, which may fire at any step.
+    After,
+    /// A `time.NewTimer`'s channel, likewise.
+    NewTimer,
+    /// A quit channel of capacity 1 a goroutine of its own sends on.
+    Sent,
+}
+
 /// A fan-in to main's selects, each with a case at an unbuffered channel of a worker's
-/// and one at a buffered channel: a quit channel of capacity 1 nobody sends on, or
-/// (`timer`) one `time.After` made before the loop, which may fire at any step.
-fn fan_in_beside_a_buffer(n: usize, timer: bool) -> ModelFn {
-    fan_in_to_selects(n, 0, false, move |go| {
-        if timer {
-            go.after("timeout", Duration::from_millis(20))
-        } else {
-            go.chan::<()>("quit", 1)
+/// and one at a buffered channel (`beside`).
+fn fan_in_beside_a_buffer(n: usize, beside: Beside) -> ModelFn {
+    fan_in_to_selects(n, 0, false, move |go| match beside {
+        Beside::Quit => go.chan::<()>("quit", 1),
+        Beside::After => go.after("timeout", Duration::from_millis(20)),
+        Beside::NewTimer => go.timer("timeout", Duration::from_millis(20)).c.clone(),
+        Beside::Sent => {
+            let q = go.chan::<()>("quit", 1);
+            let s = q.clone();
+            go.go("quitter", move |_| s.send(()));
+            q
         }
     })
 }
 
 /// Main receiving from n workers, each sending into a channel of capacity `cap` of
-/// its own, in selects beside `quit`, until one takes quit's case; a goroutine of its
-/// own closes quit when `closer`.
+/// its own, in selects beside `quit`, until one takes quit's case (then, unbuffered,
+/// from the rest plainly); a goroutine of its own closes quit when `closer`.
 fn fan_in_to_selects(
     n: usize,
     cap: usize,
@@ -1077,6 +1093,13 @@ fn fan_in_to_selects(
             }
         }
         go.note(format!("got {got:?}"));
+        // Unbuffered, the workers main left behind would leak: it takes their values,
+        // so that each behaviour is an outcome of its own.
+        if cap == 0 {
+            for c in &chans[got.len()..] {
+                c.recv();
+            }
+        }
     })
 }
 
@@ -1084,16 +1107,147 @@ fn fan_in_to_selects(
 /// the unbuffered ones and writes the buffered ones (`Mode::Hand`'s `buffered`): the
 /// workers' sends take its place as they take a plain receive's. Main receiving from n
 /// workers in selects beside a quit channel of capacity 1 is one execution, where it
-/// was 2^n. Beside a timeout that may fire at any step (`time.After`, `any` time) it
-/// is 6, 18, 44, 98 for n = 1..4, as before: once the tick is in its channel every
-/// later select finds a case ready there, and a select with a ready case at a buffer
-/// is a write, ordered against each worker's send ("Not done yet").
+/// was 2^n. Beside a timeout that may fire at any step (`time.After` or
+/// `time.NewTimer`, `any` time) it is n + 1, its behaviours (the tick ends the loop at
+/// one of the n selects, or comes after the last; DFS's outcomes for n = 1, 2, loom's
+/// for 3), where it was 6, 18, 44, 98 for n = 1..4: the tick is a half of a hand-off
+/// too (`State::tick_hand`). Beside a
+/// quit channel that a goroutine sends into it is still 6, 18, 44, 98: a select with a
+/// ready case at a buffer is a write, ordered against each worker's send ("Not done
+/// yet").
 #[test]
 fn a_fan_in_to_selects_beside_a_buffer_is_one_execution() {
-    let counts =
-        |timer: bool, most: usize| checked_counts(2, most, |n| fan_in_beside_a_buffer(n, timer));
-    assert_eq!(counts(false, 10), [1; 10]);
-    assert_eq!(counts(true, 4), [6, 18, 44, 98]);
+    let counts = |beside: Beside, most: usize| {
+        checked_counts(2, most, |n| fan_in_beside_a_buffer(n, beside))
+    };
+    assert_eq!(counts(Beside::Quit, 10), [1; 10]);
+    let n_plus_1: Vec<u64> = (2..=11).collect();
+    assert_eq!(counts(Beside::After, 10), n_plus_1);
+    assert_eq!(counts(Beside::NewTimer, 10), n_plus_1);
+    assert_eq!(counts(Beside::Sent, 4), [6, 18, 44, 98]);
+    for beside in [Beside::After, Beside::NewTimer] {
+        let (_, d) = same_as_loom_in(&bounds(), fan_in_beside_a_buffer(3, beside));
+        assert_eq!(unwaited(&d.outcomes).len(), 4);
+    }
+}
+
+/// `time.After`'s tick in `any` time is a half of a hand-off (`State::tick_hand`): what
+/// else could tell whether a select waited for it, or came after it, still races with
+/// it. Main waits for a worker or the timeout, beside: a second select at the same
+/// timeout (which of the two takes the tick), a plain receive of the tick (kept back at
+/// the empty buffer, it may stand first in line), a try of the tick, a try-send that
+/// meets main only while it waits, and `len` of the timer's channel; and main's select
+/// with a default; and each with a `time.NewTimer` that a goroutine stops. Each goroutine then takes what is left for it (main closes the
+/// timer's channel if it took the tick before the plain receive), so that every
+/// behaviour ends without a leak and is an outcome. Every outcome loom's census
+/// reaches, in both orders of the goroutines' start.
+#[test]
+fn a_tick_taken_as_a_hand_off_loses_nothing() {
+    type Other = fn(&Go, &Chan<()>, &Chan<u8>);
+    // Receives from `c` until it gets `want`, noting each value.
+    fn drain(go: &Go, who: &str, c: &Chan<u8>, mut got: Option<u8>, want: u8) {
+        while got != Some(want) {
+            got = c.recv();
+            go.note(format!("{who} then got {got:?}"));
+        }
+    }
+    let others: [(&str, Other); 5] = [
+        ("a second select", |go, t, _| {
+            let (t, c) = (t.clone(), go.chan::<u8>("c1", 0));
+            let w = c.clone();
+            go.go("w1", move |_| w.send(2));
+            go.go("g", move |go| {
+                let mut f = go.select().recv(&c).recv(&t).wait();
+                let got = if f.index == Some(0) {
+                    f.take::<u8>()
+                } else {
+                    None
+                };
+                go.note(format!("g case {:?}", f.index));
+                drain(&go, "g", &c, got, 2);
+            });
+        }),
+        ("a plain receive", |go, t, _| {
+            let t = t.clone();
+            go.go("g", move |go| {
+                let got = t.recv();
+                go.note(format!("g got {got:?}"));
+            });
+        }),
+        ("a try", |go, t, _| {
+            let t = t.clone();
+            go.go("g", move |go| {
+                let got = t.try_recv() != stalemate::go::TryRecv::Empty;
+                go.note(format!("g tried: {got}"));
+            });
+        }),
+        ("a try-send", |go, _, c| {
+            let c = c.clone();
+            go.go("g", move |go| {
+                let sent = c.try_send(9);
+                go.note(format!("g sent: {sent}"));
+            });
+        }),
+        ("len", |go, t, _| {
+            let t = t.clone();
+            go.go("g", move |go| go.note(format!("g len {}", t.len())));
+        }),
+    ];
+    let timers = [false, true].into_iter();
+    let cases = others
+        .into_iter()
+        .enumerate()
+        .flat_map(|b| timers.clone().map(move |t| (b, t)));
+    for ((k, (what, other)), new_timer) in cases {
+        for flip in [false, true] {
+            for default in [false, true] {
+                let model: ModelFn = Arc::new(move |go: &Go| {
+                    let c = go.chan::<u8>("c0", 0);
+                    let w = c.clone();
+                    let worker = move |_: Go| w.send(1);
+                    let timer = |go: &Go| {
+                        if new_timer {
+                            let t = Arc::new(go.timer("t", Duration::from_millis(5)));
+                            let (c, s) = (t.c.clone(), t.clone());
+                            go.go("stopper", move |go| {
+                                go.note(format!("stopped {}", s.stop()))
+                            });
+                            c
+                        } else {
+                            go.after("t", Duration::from_millis(5))
+                        }
+                    };
+                    let t = if flip {
+                        go.go("w0", worker);
+                        timer(go)
+                    } else {
+                        let t = timer(go);
+                        go.go("w0", worker);
+                        t
+                    };
+                    other(go, &t, &c);
+                    let mut s = go.select().recv(&c).recv(&t);
+                    if default {
+                        s = s.default();
+                    }
+                    let mut f = s.wait();
+                    let got = if f.index == Some(0) {
+                        f.take::<u8>()
+                    } else {
+                        None
+                    };
+                    go.note(format!("main case {:?} got {got:?}", f.index));
+                    if k == 1 && f.index == Some(1) {
+                        t.close();
+                    }
+                    drain(go, "main", &c, got, 1);
+                });
+                eprintln!("{what}, NewTimer {new_timer}, flip {flip}, default {default}");
+                let (_, d) = same_as_loom_in(&bounds(), model);
+                assert!(unwaited(&d.outcomes).len() >= 2, "{:?}", d.outcomes);
+            }
+        }
+    }
 }
 
 /// The fan-in at capacity 1 beside an unbuffered quit channel: a done channel

@@ -1672,3 +1672,40 @@ fn a_select_between_a_wait_and_its_taker_would_have_met_the_taker() {
         "deadlock",
     );
 }
+
+/// The goker kernels whose selects wait beside a `time.After` (the timeout idiom: a
+/// handler's result or the timeout), buggy and fixed, in `any` time: dpor, where the
+/// tick is a half of a hand-off (`State::tick_hand`), reaches loom's census (the same
+/// violations and outcomes), in fewer executions.
+#[test]
+fn the_timeout_kernels_reach_looms_census() {
+    use stalemate::explore::{Bounds, Engine, census};
+    let b = Bounds::default().check_races(true).max_executions(100_000);
+    let loom = Engine::Loom {
+        preemption_bound: None,
+        max_branches: 10_000,
+    };
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios/goker");
+    let mut kernels: Vec<_> = std::fs::read_dir(dir)
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|x| x == "go"))
+        .filter(|p| std::fs::read_to_string(p).unwrap().contains("time.After("))
+        .collect();
+    kernels.sort();
+    assert!(kernels.len() >= 7, "{kernels:?}");
+    for k in &kernels {
+        for fixed in [0, 1] {
+            let m = kernel_model(k.to_str().unwrap(), "kernel", &[("fixed", fixed)]);
+            let l = census(&loom, &b, m.clone()).expect("loom ran");
+            let d = census(&Engine::Dpor, &b, m).expect("dpor ran");
+            assert_eq!(l.explored.stop, stalemate::Stop::Exhausted, "{k:?}");
+            assert_eq!(d.explored.stop, stalemate::Stop::Exhausted, "{k:?}");
+            assert_eq!(l.violations, d.violations, "{k:?} fixed={fixed}");
+            let (lo, dp) = (common::unwaited(&l.outcomes), common::unwaited(&d.outcomes));
+            assert_eq!(lo, dp, "{k:?} fixed={fixed}");
+            assert!(d.explored.executions < l.explored.executions, "{k:?}");
+        }
+    }
+}

@@ -87,6 +87,8 @@ impl Go {
             slots: vec![Vec::new(); cap],
             recvx: 0,
             sends: Vec::new(),
+            ticker: None,
+            tick: None,
         };
         Chan {
             o: self.obj(name, ObjKind::Chan(c)),
@@ -430,9 +432,11 @@ fn fire(
             }
             let v = tagged(st, me, case).expect("send value");
             st.puts += 1;
+            let steps = st.gors[me].steps;
             let c = chan(st, id);
             let slot = c.send_slot();
             c.buf.push_back(v);
+            c.tick = (c.ticker == Some(me) && c.buf.len() == 1).then(|| (me, steps));
             st.hb = Hb::Unordered;
             st.sync_slot(me, id, slot);
             let c = chan(st, id);
@@ -443,6 +447,7 @@ fn fire(
         None => {
             let c = chan(st, id);
             if let Some(v) = c.buf.pop_front() {
+                c.tick = None;
                 let slot = c.take_slot();
                 let blocked = c.sendq.pop_front();
                 st.hb = Hb::Unordered;

@@ -7,7 +7,7 @@
 
 use super::{Chan, Go};
 use crate::world::say;
-use crate::world::{Attempt, TimeMode, Wait};
+use crate::world::{Attempt, Gid, ObjKind, Pending, State, TimeMode, Wait};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -127,6 +127,9 @@ impl Go {
             fire.try_send(());
         });
         self.holds(g, vec![c.o.id]);
+        if let ObjKind::Chan(ch) = &mut self.w.lock().objs[c.o.id].kind {
+            ch.ticker = Some(g);
+        }
         c
     }
 
@@ -240,16 +243,23 @@ impl Timer {
         let g = self.go.go_id(&who, move |go| {
             go.sleep(d);
             let tick = func.is_none();
-            let fired = go.w.op(&[&*c.o], |st, _| {
+            // A tick is a try-send on the channel (`State::tick_hand`).
+            let fire = |st: &mut State, me: Gid| {
                 let label = st.label(o);
                 if !st.take_armed(o, arming) {
                     return Attempt::Done(false, say!(st, "timer {label}: stopped, does not fire"));
                 }
                 if tick {
-                    st.fire_timer(o);
+                    let steps = st.gors[me].steps;
+                    st.fire_timer(o, Some((me, steps)));
                 }
                 Attempt::Done(true, say!(st, "timer {label}: fires"))
-            });
+            };
+            let fired = if tick {
+                go.w.marked_select(&[&*c.o], Pending::Try, [(o, true)].into_iter(), fire)
+            } else {
+                go.w.op(&[&*c.o], fire)
+            };
             if let (true, Some(f)) = (fired, func) {
                 f(&go);
             }
@@ -257,6 +267,9 @@ impl Timer {
         // An `AfterFunc`'s function holds what the model gave it: unknown here.
         if timer {
             self.go.holds(g, vec![o]);
+            if let ObjKind::Chan(ch) = &mut self.go.w.lock().objs[o].kind {
+                ch.ticker = Some(g);
+            }
         }
     }
 

@@ -34,7 +34,7 @@ impl State {
                 .partition::<Vec<_>, _>(|t| t.0 == next);
             self.timers = later;
             for (_, o) in due {
-                woke |= self.fire_timer(o);
+                woke |= self.fire_timer(o, None);
             }
             // No step is under way to make the ticks' hand-offs: made here.
             self.sync_handoffs();
@@ -80,6 +80,10 @@ impl State {
             self.timers.remove(i);
         } else if let Some(i) = self.armed.iter().position(|x| x.0 == o) {
             self.armed.remove(i);
+            // Its goroutine no longer fires it (`Chan::ticker`).
+            if let ObjKind::Chan(c) = &mut self.objs[o].kind {
+                c.ticker = None;
+            }
         } else {
             return false;
         }
@@ -94,7 +98,9 @@ impl State {
     /// its select's send offers had released into their channels: their clocks covered
     /// its later accesses (ordering them before those channels' later receivers), which
     /// the state's fingerprint (`world::print`) rightly assumes no other clock does.
-    pub(crate) fn fire_timer(&mut self, o: Oid) -> bool {
+    /// `by`: the goroutine that fires it and its count of steps, whose place the tick
+    /// keeps in the buffer (`Chan::tick`); `None` for the clock.
+    pub(crate) fn fire_timer(&mut self, o: Oid, by: Option<(Gid, usize)>) -> bool {
         let Obj { kind, vc, .. } = &mut self.objs[o];
         let ObjKind::Chan(c) = kind else {
             unreachable!("a timer's object is a channel")
@@ -118,6 +124,7 @@ impl State {
             let i = c.send_slot();
             join(&mut c.slots[i], vc);
             c.buf.push_back(tick());
+            c.tick = by.filter(|_| c.buf.len() == 1);
             self.puts += 1;
         }
         false

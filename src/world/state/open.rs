@@ -195,6 +195,9 @@ impl State {
                 _ => Mode::Write,
             },
             Some(Pending::Recv(o)) => match &self.objs[o].kind {
+                // A tick is taken as a hand-off's place is (`tick_hand`), not as a
+                // slot: a write, so it races with the tick and with a select's take.
+                ObjKind::Chan(c) if c.tick.is_some() => Mode::Write,
                 ObjKind::Chan(c)
                     if !c.nil && !c.closed && !c.buf.is_empty() && c.sendq.is_empty() =>
                 {
@@ -323,6 +326,15 @@ impl State {
                 at: at as u32,
                 waits: false,
             },
+            // One case ready, the tick alone in its timer's channel: it takes the
+            // tick's place, as it would take a waiting sender's (`tick_hand`).
+            (Some((at, &(o, false))), None) if let Some((t, n)) = self.tick_at(o) => Mode::Hand {
+                take: true,
+                place: place(t, n),
+                sends,
+                at: at as u32,
+                buffered,
+            },
             // One case ready, a plain operation waiting there first in line: it takes
             // that one's place (the race analysis reverses the two where a step
             // between touches its other channels).
@@ -379,6 +391,9 @@ impl State {
     /// Those are the conditions under which `select_hand` gives `Closed`.
     fn try_mode(&self, g: Gid) -> crate::engine::Mode {
         use crate::engine::Mode;
+        if let Some(m) = self.tick_hand(g) {
+            return m;
+        }
         match self.select_hand(g) {
             m @ Mode::Closed { .. } => m,
             _ => Mode::Write,
@@ -404,12 +419,79 @@ impl State {
                 .enumerate()
                 .fold(0u64, |s, (k, c)| s | u64::from(f(c)) << k)
         };
-        let on_buffer = bits(&|c| buffered(c.0));
+        let on_buffer = bits(&|c| buffered(c.0) && (c.1 || !self.ticked(c.0)));
         let unbuffered = cases.iter().any(|&(o, _)| !buffered(o) && !self.nil(o));
         if on_buffer != 0 && !unbuffered {
             return None;
         }
         Some((bits(&|c| c.1), on_buffer))
+    }
+
+    /// `time.After`'s tick in `any` time (`Chan::ticker`, the timer goroutine's
+    /// try-send) as a half of a hand-off (`Mode::Hand`), as a plain send at an
+    /// unbuffered channel is: nobody waiting, nobody kept back there, the buffer
+    /// empty, it leaves its value with its place, which the one receive that takes it
+    /// acquires (a select whose only ready case it is, `select_hand`; a plain receive
+    /// is a write); a select waiting first in line there, nobody kept back, it takes
+    /// that select's place. A select's receive at such a channel is a half's case
+    /// (`hand_cases`), not a buffered one: the tick is the only send there, so no
+    /// plain send kept back stands in its line. Either way the select takes the tick
+    /// and goes on, and whether it waited only a step that meets it at its other
+    /// channels, or sees the timer's channel, can tell; each of those conflicts with
+    /// the halves (docs/dpor.md, the tick row). `None` for any other step.
+    fn tick_hand(&self, g: Gid) -> Option<crate::engine::Mode> {
+        use crate::engine::Mode;
+        let me = &self.gors[g];
+        let &[(o, true)] = me.cases.as_slice() else {
+            return None;
+        };
+        let ObjKind::Chan(c) = &self.objs[o].kind else {
+            return None;
+        };
+        if c.ticker != Some(g) || c.nil || c.closed || self.held_at(o) {
+            return None;
+        }
+        let half = |take, place| Mode::Hand {
+            take,
+            place,
+            sends: 1,
+            at: 0,
+            buffered: 0,
+        };
+        match c.recvq.front() {
+            None if c.buf.is_empty() && c.cap > 0 => Some(half(false, place(g, me.steps))),
+            Some(&(s, k))
+                if self.gors[s].pending == Some(Pending::Select)
+                    && self
+                        .hand_cases(s)
+                        .is_some_and(|(sends, buffered)| (sends | buffered) >> k & 1 == 0) =>
+            {
+                Some(half(true, place(s, self.gors[s].steps)))
+            }
+            _ => None,
+        }
+    }
+
+    /// Whether a goroutine is kept back at channel `o` (`held_at_chan`, or a select's
+    /// case there, `held_at_select`): its place in line is unknown until its attempt.
+    fn held_at(&self, o: Oid) -> bool {
+        (0..self.gors.len()).any(|x| {
+            self.held_at_chan(x) == Some(o)
+                || self.held_at_select(x) && self.gors[x].cases.iter().any(|c| c.0 == o)
+        })
+    }
+
+    /// Whether `o` is `time.After`'s channel in `any` time (`Chan::ticker`).
+    fn ticked(&self, o: Oid) -> bool {
+        matches!(&self.objs[o].kind, ObjKind::Chan(c) if c.ticker.is_some())
+    }
+
+    /// The tick's place where it is the only value in `o`'s buffer (`tick_hand`).
+    fn tick_at(&self, o: Oid) -> Option<(Gid, usize)> {
+        match &self.objs[o].kind {
+            ObjKind::Chan(c) if !c.closed && c.buf.len() == 1 => c.tick,
+            _ => None,
+        }
     }
 
     /// Whether `o` is a nil channel.
