@@ -1253,6 +1253,62 @@ fn a_tick_taken_as_a_hand_off_loses_nothing() {
     }
 }
 
+/// The tick's declaration depends on the timer's channel alone, not on who is kept
+/// back there (`State::tick_hand`): with the tick a write wherever a plain send or a
+/// select was kept back at the channel, its mode flipped on state no step records,
+/// and the differential campaign (`STALEMATE_DIFF_SHAPE=after`, seed 20261505) found
+/// an outcome loom reaches and dpor missed once its tree was cut (`Bounds::split`;
+/// here at depth 3, 13 of 14). Main serves a capacity-1 channel and a done channel in
+/// two selects, stops the timer and closes the done channel; one goroutine selects at
+/// the buffer and the timer, one sends twice into the buffer, one selects sending into
+/// it or at the done channel. Uncut and cut at every depth to 8, loom's outcomes.
+#[test]
+fn a_tick_beside_goroutines_kept_back_loses_nothing_in_a_cut_tree() {
+    let model: ModelFn = Arc::new(|go: &Go| {
+        let t = Arc::new(go.timer("t", Duration::from_millis(20)));
+        let c0: Chan<u8> = go.chan("c0", 1);
+        let c1: Chan<u8> = go.done_chan("c1");
+        let (a0, tc) = (c0.clone(), t.c.clone());
+        go.go("g1", move |go| {
+            let mut f = go.select().recv(&a0).recv(&tc).wait();
+            let got = if f.index == Some(0) {
+                f.take::<u8>()
+            } else {
+                None
+            };
+            go.note(format!("g1 case {:?} got {got:?}", f.index));
+        });
+        let b0 = c0.clone();
+        go.go("g2", move |_| {
+            b0.send(20);
+            b0.send(21);
+        });
+        let (d0, d1) = (c0.clone(), c1.clone());
+        go.go("g3", move |go| {
+            let f = go.select().send(&d0, 30).recv(&d1).wait();
+            go.note(format!("g3 case {:?}", f.index));
+        });
+        for _ in 0..2 {
+            let mut f = go.select().recv(&c0).recv(&c1).wait();
+            let got = f.take::<u8>();
+            go.note(format!("served {:?} got {got:?}", f.index));
+            if got.is_none() {
+                break;
+            }
+        }
+        go.note(format!("stopped {}", t.stop()));
+        c1.close();
+    });
+    let l = run_in(&loom(), &bounds(), model.clone());
+    let lo = unwaited(&l.outcomes);
+    assert!(lo.len() >= 10, "{lo:?}");
+    for split in 0..=8 {
+        let d = run_in(&Engine::Dpor, &bounds().split(split), model.clone());
+        assert_eq!(l.violations, d.violations, "cut at {split}");
+        assert_eq!(lo, unwaited(&d.outcomes), "cut at {split}");
+    }
+}
+
 /// The fan-in at capacity 1 beside an unbuffered quit channel: a done channel
 /// (`Go::done_chan`) or a plain one, closed by a goroutine of its own when `closer`.
 fn fan_in_beside_a_quit(n: usize, done: bool, closer: bool) -> ModelFn {

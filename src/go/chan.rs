@@ -436,7 +436,7 @@ fn fire(
             let c = chan(st, id);
             let slot = c.send_slot();
             c.buf.push_back(v);
-            c.tick = (c.ticker == Some(me) && c.buf.len() == 1).then(|| (me, steps));
+            c.tick = (c.ticker == Some(me) && c.buf.len() == 1).then_some((me, steps));
             st.hb = Hb::Unordered;
             st.sync_slot(me, id, slot);
             let c = chan(st, id);

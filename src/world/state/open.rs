@@ -427,18 +427,19 @@ impl State {
         Some((bits(&|c| c.1), on_buffer))
     }
 
-    /// `time.After`'s tick in `any` time (`Chan::ticker`, the timer goroutine's
-    /// try-send) as a half of a hand-off (`Mode::Hand`), as a plain send at an
-    /// unbuffered channel is: nobody waiting, nobody kept back there, the buffer
-    /// empty, it leaves its value with its place, which the one receive that takes it
-    /// acquires (a select whose only ready case it is, `select_hand`; a plain receive
-    /// is a write); a select waiting first in line there, nobody kept back, it takes
-    /// that select's place. A select's receive at such a channel is a half's case
-    /// (`hand_cases`), not a buffered one: the tick is the only send there, so no
-    /// plain send kept back stands in its line. Either way the select takes the tick
-    /// and goes on, and whether it waited only a step that meets it at its other
-    /// channels, or sees the timer's channel, can tell; each of those conflicts with
-    /// the halves (docs/dpor.md, the tick row). `None` for any other step.
+    /// A timer's tick in `any` time (`Chan::ticker`: the try-send of `time.After`'s
+    /// goroutine, or of an armed `time.NewTimer`'s) as a half of a hand-off
+    /// (`Mode::Hand`), as a plain send at an unbuffered channel is: nobody waiting
+    /// there and the buffer empty, it leaves its value with its place, which the one
+    /// receive that takes it acquires (a select whose only ready case it is,
+    /// `select_hand`; a plain receive is a write); a select waiting first in line
+    /// there, it takes that select's place. A select's receive at such a channel is a
+    /// half's case (`hand_cases`), not a buffered one: ticks are the only sends there
+    /// and never wait. Either way the select takes the tick and goes on, and whether
+    /// it waited only a step that meets it at its other channels, or sees the timer's
+    /// channel, can tell; each of those conflicts with the halves. Who is kept back at
+    /// the channel does not change the declaration, which depends on the channel's
+    /// own state only (docs/dpor.md, the tick row). `None` for any other step.
     fn tick_hand(&self, g: Gid) -> Option<crate::engine::Mode> {
         use crate::engine::Mode;
         let me = &self.gors[g];
@@ -448,7 +449,7 @@ impl State {
         let ObjKind::Chan(c) = &self.objs[o].kind else {
             return None;
         };
-        if c.ticker != Some(g) || c.nil || c.closed || self.held_at(o) {
+        if c.ticker != Some(g) || c.nil || c.closed {
             return None;
         }
         let half = |take, place| Mode::Hand {
@@ -470,15 +471,6 @@ impl State {
             }
             _ => None,
         }
-    }
-
-    /// Whether a goroutine is kept back at channel `o` (`held_at_chan`, or a select's
-    /// case there, `held_at_select`): its place in line is unknown until its attempt.
-    fn held_at(&self, o: Oid) -> bool {
-        (0..self.gors.len()).any(|x| {
-            self.held_at_chan(x) == Some(o)
-                || self.held_at_select(x) && self.gors[x].cases.iter().any(|c| c.0 == o)
-        })
     }
 
     /// Whether `o` is `time.After`'s channel in `any` time (`Chan::ticker`).
