@@ -21,6 +21,28 @@ fn bounds() -> Bounds {
         .time_limit(Duration::from_secs(300))
 }
 
+/// The value a select received in its first case, `None` for any other case.
+fn first_value(f: &mut stalemate::go::Fired) -> Option<u8> {
+    if f.index == Some(0) {
+        f.take::<u8>()
+    } else {
+        None
+    }
+}
+
+/// Main's server: two rounds of `select { case v := <-c0: case v := <-c1: }`, noting
+/// each, stopping at a zero value (a closed channel).
+fn serve(go: &Go, c0: &Chan<u8>, c1: &Chan<u8>) {
+    for _ in 0..2 {
+        let mut f = go.select().recv(c0).recv(c1).wait();
+        let got = f.take::<u8>();
+        go.note(format!("served {:?} got {got:?}", f.index));
+        if got.is_none() {
+            break;
+        }
+    }
+}
+
 fn loom() -> Engine {
     Engine::Loom {
         preemption_bound: None,
@@ -1161,11 +1183,7 @@ fn a_tick_taken_as_a_hand_off_loses_nothing() {
             go.go("w1", move |_| w.send(2));
             go.go("g", move |go| {
                 let mut f = go.select().recv(&c).recv(&t).wait();
-                let got = if f.index == Some(0) {
-                    f.take::<u8>()
-                } else {
-                    None
-                };
+                let got = first_value(&mut f);
                 go.note(format!("g case {:?}", f.index));
                 drain(&go, "g", &c, got, 2);
             });
@@ -1234,11 +1252,7 @@ fn a_tick_taken_as_a_hand_off_loses_nothing() {
                         s = s.default();
                     }
                     let mut f = s.wait();
-                    let got = if f.index == Some(0) {
-                        f.take::<u8>()
-                    } else {
-                        None
-                    };
+                    let got = first_value(&mut f);
                     go.note(format!("main case {:?} got {got:?}", f.index));
                     if k == 1 && f.index == Some(1) {
                         t.close();
@@ -1271,11 +1285,7 @@ fn a_tick_beside_goroutines_kept_back_loses_nothing_in_a_cut_tree() {
         let (a0, tc) = (c0.clone(), t.c.clone());
         go.go("g1", move |go| {
             let mut f = go.select().recv(&a0).recv(&tc).wait();
-            let got = if f.index == Some(0) {
-                f.take::<u8>()
-            } else {
-                None
-            };
+            let got = first_value(&mut f);
             go.note(format!("g1 case {:?} got {got:?}", f.index));
         });
         let b0 = c0.clone();
@@ -1288,14 +1298,7 @@ fn a_tick_beside_goroutines_kept_back_loses_nothing_in_a_cut_tree() {
             let f = go.select().send(&d0, 30).recv(&d1).wait();
             go.note(format!("g3 case {:?}", f.index));
         });
-        for _ in 0..2 {
-            let mut f = go.select().recv(&c0).recv(&c1).wait();
-            let got = f.take::<u8>();
-            go.note(format!("served {:?} got {got:?}", f.index));
-            if got.is_none() {
-                break;
-            }
-        }
+        serve(go, &c0, &c1);
         go.note(format!("stopped {}", t.stop()));
         c1.close();
     });
@@ -2331,14 +2334,7 @@ fn a_takers_other_order_is_raced_only_where_it_can_come_first() {
             d1.recv();
             d0.send(3);
         });
-        for _ in 0..2 {
-            let mut f = go.select().recv(&c0).recv(&c1).wait();
-            let v = f.take::<u8>();
-            go.note(format!("case {:?} got {v:?}", f.index));
-            if v.is_none() {
-                break;
-            }
-        }
+        serve(go, &c0, &c1);
     });
     let b = bounds()
         .time(stalemate::TimeMode::Virtual)
