@@ -1574,3 +1574,40 @@ fn endless_loops_reach_what_exhaustive_dfs_reaches() {
         "{found} with a finding among {compared} compared"
     );
 }
+
+/// A select with two cases ready sleeps, once both are explored, with the footprint
+/// of both (`sleep::advance`), and a sequence raced from one of its choices is not
+/// put below the other (`wakeup::insert_list`). Main `select { case <-ch0: case
+/// <-t: }` beside a `time.After`, then `<-ch0`; one goroutine `select { case ch0 <-
+/// v: case <-ch1: }`; one `<-ch1` then `wg.Done()`; one `ch1 <- v`. Case 0 takes the
+/// waiting select off `ch1`, case 1 does not: asleep with case 1's footprint alone,
+/// main was not woken by `ch1 <- v`, and the expanded search ran 68 traces, missing
+/// two; with the footprints' union it runs 70, and dpor without the second rule
+/// missed 2 of them (found by the `after` campaign of seed 20261506).
+#[test]
+fn a_select_sleeps_with_the_footprint_of_every_choice_it_made() {
+    let p = Program {
+        shape: Shape::Fan,
+        caps: [0, 0],
+        third: None,
+        timer: true,
+        stoppable: false,
+        virtual_time: false,
+        wg: 2,
+        main: vec![
+            Op::Select(vec![(0, false), (2, false)], false),
+            Op::Recv(0),
+            Op::Wait,
+        ],
+        goroutines: vec![
+            vec![Op::Select(vec![(0, true), (1, false)], false)],
+            vec![Op::Recv(1), Op::Done],
+            vec![Op::Send(1)],
+        ],
+        done: [false, false],
+    };
+    let all = traces(&bounds(&p), model(&p), true).expect("the expanded search ran");
+    assert_eq!(all.explored.stop, stalemate::Stop::Exhausted);
+    assert_eq!(all.traces.len(), 70, "the expanded search's traces");
+    assert_eq!(traces_agree(&p), Ok(Some(())));
+}

@@ -214,6 +214,13 @@ struct Level {
     stoppers: Vec<Tid>,
     /// Threads some of whose choice alternatives were skipped here.
     partial: Vec<Tid>,
+    /// Per thread, the union of the accesses of its events explored here: the
+    /// footprint it sleeps with once every branch of it is explored (`sleep::advance`).
+    /// A step's choices differ in what they touch (a select's case that completes a
+    /// waiting select withdraws it from that one's other channels), and a thread
+    /// asleep with its last choice's alone was not woken by a step that conflicts
+    /// with an earlier one's.
+    foot: Vec<(Tid, Accesses)>,
 }
 
 type SleepEntry = (Tid, Accesses, Option<Vec<Vec<u32>>>);

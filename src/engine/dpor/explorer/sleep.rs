@@ -56,6 +56,7 @@ impl Level {
             decision,
             stoppers,
             partial,
+            foot,
         } = self;
         enabled.clear();
         blocked.clear();
@@ -70,6 +71,7 @@ impl Level {
         *decision = false;
         stoppers.clear();
         partial.clear();
+        foot.clear();
     }
 
     pub(super) fn asleep(&self, t: Tid) -> bool {
@@ -99,11 +101,29 @@ pub(super) fn advance(top: &mut Level) -> bool {
         top.cur = None;
         top.carry.clear();
         top.covered.push((ev.tid, ev.choices.clone()));
+        let foot = match top.foot.iter().position(|f| f.0 == ev.tid) {
+            Some(i) => &mut top.foot[i].1,
+            None => {
+                top.foot.push((ev.tid, Accesses::new()));
+                &mut top.foot.last_mut().expect("pushed").1
+            }
+        };
+        for a in &ev.accesses {
+            if !foot.contains(a) {
+                foot.push(*a);
+            }
+        }
+        foot.sort_unstable();
         if !top.pending.iter().any(|p| p.ev.tid == ev.tid) && !top.asleep(ev.tid) {
             let acc = if top.stoppers.contains(&ev.tid) {
                 Accesses::from_slice(&[(ANY, Access::Write)])
             } else {
-                ev.accesses.clone()
+                top.foot
+                    .iter()
+                    .find(|f| f.0 == ev.tid)
+                    .expect("merged")
+                    .1
+                    .clone()
             };
             let only = if top.partial.contains(&ev.tid) {
                 Some(

@@ -152,6 +152,12 @@ pub(super) fn insert_list(
         }
         let mut below = None;
         for (i, c) in list.iter_mut().enumerate() {
+            // Another choice of the step being explored here is no weak initial of a
+            // sequence without its goroutine: the sequence was raced from this step's
+            // own choice, and put below another it would never meet it.
+            if active == Some(c.ev.tid) && !w.iter().any(|e| e.tid == c.ev.tid) {
+                continue;
+            }
             if let Some(r) = weak_initial(
                 c.ev.tid,
                 &c.ev.accesses,
