@@ -461,8 +461,9 @@ fn fan_program() -> impl Strategy<Value = Program> {
 
 /// The fan beside a `time.After` or a `time.NewTimer` (which main may stop) in `any`
 /// time (channel 2, `STALEMATE_DIFF_SHAPE=after`): at most four workers, some of whose
-/// receives, plain or in a select without a default, also wait for the tick (`select { case v := <-ch: case <-time.After(d): }`), where dpor's tick is a
-/// half of a hand-off (`State::tick_hand`).
+/// receives, plain or in a select without a default, also wait for the tick
+/// (`select { case v := <-ch: case <-time.After(d): }`), where dpor's tick is a half of
+/// a hand-off (`State::tick_hand`).
 fn after_program() -> impl Strategy<Value = Program> {
     let stop = prop_oneof![2 => Just(None), 1 => (0usize..4).prop_map(Some)];
     let shape = (

@@ -1268,8 +1268,8 @@ fn a_tick_taken_as_a_hand_off_loses_nothing() {
 }
 
 /// The tick's declaration depends on the timer's channel alone, not on who is kept
-/// back there (`State::tick_hand`): with the tick a write wherever a plain send or a
-/// select was kept back at the channel, its mode flipped on state no step records,
+/// back there (`State::tick_hand`): with the tick a write wherever a plain receive or
+/// a select was kept back at the channel, its mode flipped on state no step records,
 /// and the differential campaign (`STALEMATE_DIFF_SHAPE=after`, seed 20261505) found
 /// an outcome loom reaches and dpor missed once its tree was cut (`Bounds::split`;
 /// here at depth 3, 13 of 14). Main serves a capacity-1 channel and a done channel in

@@ -1521,7 +1521,6 @@ fn a_channel_sent_on_under_another_name_is_no_done_channel() {
 /// search of its own, with no such reduction), in a handful of executions.
 #[test]
 fn kernels_with_done_channels_reach_what_loom_reaches() {
-    use stalemate::explore::{Bounds, Engine, census};
     for (k, params, loom_runs, dpor_runs) in [
         ("grpc_1460", &[("fixed", 0)][..], 12_632, 49),
         ("grpc_1460", &[("fixed", 1)][..], 30_272, 38),
@@ -1534,27 +1533,40 @@ fn kernels_with_done_channels_reach_what_loom_reaches() {
         ("kubernetes_71277", &[("fixed", 1)][..], 27, 3),
     ] {
         let model = kernel_model(&format!("scenarios/goker/{k}.go"), k, params);
-        let b = Bounds::default().check_races(true);
-        let loom = Engine::Loom {
-            preemption_bound: None,
-            max_branches: 10_000,
-        };
-        let l = census(&loom, &b, model.clone()).expect("loom ran");
-        let d = census(&Engine::Dpor, &b, model).expect("dpor ran");
-        assert_eq!(l.explored.stop, stalemate::Stop::Exhausted, "{k}");
-        assert_eq!(d.explored.stop, stalemate::Stop::Exhausted, "{k}");
-        assert_eq!(d.violations, l.violations, "{k} {params:?}");
-        assert_eq!(
-            common::unwaited(&d.outcomes),
-            common::unwaited(&l.outcomes),
-            "{k} {params:?}"
-        );
+        let b = stalemate::explore::Bounds::default().check_races(true);
+        let (l, d) = looms_census_reached(&b, model, &format!("{k} {params:?}"));
         assert_eq!(
             (l.explored.executions, d.explored.executions),
             (loom_runs, dpor_runs),
             "{k} {params:?}"
         );
     }
+}
+
+/// Loom's census (no preemption bound) and dpor's of `model` under `b`, each
+/// exhausted, with the same violations and the same outcomes as a goroutine tells them
+/// apart; `what` names the kernel in a failure.
+fn looms_census_reached(
+    b: &stalemate::explore::Bounds,
+    model: stalemate::explore::ModelFn,
+    what: &str,
+) -> (stalemate::explore::Census, stalemate::explore::Census) {
+    use stalemate::explore::{Engine, census};
+    let loom = Engine::Loom {
+        preemption_bound: None,
+        max_branches: 10_000,
+    };
+    let l = census(&loom, b, model.clone()).expect("loom ran");
+    let d = census(&Engine::Dpor, b, model).expect("dpor ran");
+    assert_eq!(l.explored.stop, stalemate::Stop::Exhausted, "{what}");
+    assert_eq!(d.explored.stop, stalemate::Stop::Exhausted, "{what}");
+    assert_eq!(d.violations, l.violations, "{what}");
+    assert_eq!(
+        common::unwaited(&d.outcomes),
+        common::unwaited(&l.outcomes),
+        "{what}"
+    );
+    (l, d)
 }
 
 /// Named results as Go has them: `return v` assigns them before the deferred calls
@@ -1679,12 +1691,9 @@ fn a_select_between_a_wait_and_its_taker_would_have_met_the_taker() {
 /// violations and outcomes), in fewer executions.
 #[test]
 fn the_timeout_kernels_reach_looms_census() {
-    use stalemate::explore::{Bounds, Engine, census};
-    let b = Bounds::default().check_races(true).max_executions(100_000);
-    let loom = Engine::Loom {
-        preemption_bound: None,
-        max_branches: 10_000,
-    };
+    let b = stalemate::explore::Bounds::default()
+        .check_races(true)
+        .max_executions(100_000);
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios/goker");
     let mut kernels: Vec<_> = std::fs::read_dir(dir)
         .unwrap()
@@ -1698,13 +1707,7 @@ fn the_timeout_kernels_reach_looms_census() {
     for k in &kernels {
         for fixed in [0, 1] {
             let m = kernel_model(k.to_str().unwrap(), "kernel", &[("fixed", fixed)]);
-            let l = census(&loom, &b, m.clone()).expect("loom ran");
-            let d = census(&Engine::Dpor, &b, m).expect("dpor ran");
-            assert_eq!(l.explored.stop, stalemate::Stop::Exhausted, "{k:?}");
-            assert_eq!(d.explored.stop, stalemate::Stop::Exhausted, "{k:?}");
-            assert_eq!(l.violations, d.violations, "{k:?} fixed={fixed}");
-            let (lo, dp) = (common::unwaited(&l.outcomes), common::unwaited(&d.outcomes));
-            assert_eq!(lo, dp, "{k:?} fixed={fixed}");
+            let (l, d) = looms_census_reached(&b, m, &format!("{k:?} fixed={fixed}"));
             assert!(d.explored.executions < l.explored.executions, "{k:?}");
         }
     }

@@ -7,7 +7,7 @@
 
 use super::{Chan, Go};
 use crate::world::say;
-use crate::world::{Attempt, Gid, ObjKind, Pending, State, TimeMode, Wait};
+use crate::world::{Attempt, Gid, Pending, State, TimeMode, Wait};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -127,9 +127,7 @@ impl Go {
             fire.try_send(());
         });
         self.holds(g, vec![c.o.id]);
-        if let ObjKind::Chan(ch) = &mut self.w.lock().objs[c.o.id].kind {
-            ch.ticker = Some(g);
-        }
+        self.w.lock().set_ticker(c.o.id, Some(g));
         c
     }
 
@@ -267,9 +265,7 @@ impl Timer {
         // An `AfterFunc`'s function holds what the model gave it: unknown here.
         if timer {
             self.go.holds(g, vec![o]);
-            if let ObjKind::Chan(ch) = &mut self.go.w.lock().objs[o].kind {
-                ch.ticker = Some(g);
-            }
+            self.go.w.lock().set_ticker(o, Some(g));
         }
     }
 

@@ -67,6 +67,14 @@ impl State {
         self.arms
     }
 
+    /// Names `g` as the goroutine whose try-send at timer channel `o` is its tick
+    /// (`Chan::ticker`), or nobody.
+    pub(crate) fn set_ticker(&mut self, o: Oid, g: Option<Gid>) {
+        if let ObjKind::Chan(c) = &mut self.objs[o].kind {
+            c.ticker = g;
+        }
+    }
+
     /// Takes arming `n` of timer `o` off the schedule; true if it was on it.
     pub(crate) fn take_armed(&mut self, o: Oid, n: u64) -> bool {
         let i = self.armed.iter().position(|&x| x == (o, n));
@@ -80,10 +88,8 @@ impl State {
             self.timers.remove(i);
         } else if let Some(i) = self.armed.iter().position(|x| x.0 == o) {
             self.armed.remove(i);
-            // Its goroutine no longer fires it (`Chan::ticker`).
-            if let ObjKind::Chan(c) = &mut self.objs[o].kind {
-                c.ticker = None;
-            }
+            // Its goroutine no longer fires it.
+            self.set_ticker(o, None);
         } else {
             return false;
         }

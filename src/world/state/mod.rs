@@ -177,8 +177,9 @@ pub(crate) struct Chan {
     /// race detector: Go's runtime reads the channel at every send and writes it at
     /// `close`, so a send and a close that nothing orders race.
     pub sends: Vec<Access>,
-    /// The goroutine of a `time.After` in `any` time (`Go::after`), whose one step at
-    /// the channel is its tick: a try-send nobody else's step is.
+    /// The goroutine that fires this timer channel's tick in `any` time (`Go::after`'s,
+    /// or an armed `time.NewTimer`'s until it is stopped): its try-send there is the
+    /// tick, and nobody else sends there.
     pub ticker: Option<Gid>,
     /// The tick's place (`dpor`'s `Mode::Hand`), while its value is the buffer's only
     /// one: the ticker and its count of completed steps when it sent.

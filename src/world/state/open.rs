@@ -473,7 +473,7 @@ impl State {
         }
     }
 
-    /// Whether `o` is `time.After`'s channel in `any` time (`Chan::ticker`).
+    /// Whether `o` is a timer's channel whose goroutine will tick it (`Chan::ticker`).
     fn ticked(&self, o: Oid) -> bool {
         matches!(&self.objs[o].kind, ObjKind::Chan(c) if c.ticker.is_some())
     }

@@ -101,13 +101,15 @@ pub(super) fn advance(top: &mut Level) -> bool {
         top.cur = None;
         top.carry.clear();
         top.covered.push((ev.tid, ev.choices.clone()));
-        let foot = match top.foot.iter().position(|f| f.0 == ev.tid) {
-            Some(i) => &mut top.foot[i].1,
-            None => {
+        let i = top
+            .foot
+            .iter()
+            .position(|f| f.0 == ev.tid)
+            .unwrap_or_else(|| {
                 top.foot.push((ev.tid, Accesses::new()));
-                &mut top.foot.last_mut().expect("pushed").1
-            }
-        };
+                top.foot.len() - 1
+            });
+        let foot = &mut top.foot[i].1;
         for a in &ev.accesses {
             if !foot.contains(a) {
                 foot.push(*a);
@@ -118,12 +120,7 @@ pub(super) fn advance(top: &mut Level) -> bool {
             let acc = if top.stoppers.contains(&ev.tid) {
                 Accesses::from_slice(&[(ANY, Access::Write)])
             } else {
-                top.foot
-                    .iter()
-                    .find(|f| f.0 == ev.tid)
-                    .expect("merged")
-                    .1
-                    .clone()
+                top.foot[i].1.clone()
             };
             let only = if top.partial.contains(&ev.tid) {
                 Some(
