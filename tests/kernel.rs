@@ -1531,6 +1531,16 @@ fn kernels_with_done_channels_reach_what_loom_reaches() {
             13,
         ),
         ("kubernetes_71277", &[("fixed", 1)][..], 27, 3),
+        // A select late to a close whose goroutine's own step before the close
+        // (the run loop's take at `stop`) would have met it waiting (`late.rs`).
+        ("etcd_6857", &[("fixed", 0)][..], 491, 22),
+        ("etcd_6857", &[("fixed", 1)][..], 463, 38),
+        (
+            "kubernetes_6632",
+            &[("fixed", 1), ("capacity", 0), ("frames", 1)][..],
+            113,
+            6,
+        ),
     ] {
         let model = kernel_model(&format!("scenarios/goker/{k}.go"), k, params);
         let b = stalemate::explore::Bounds::default().check_races(true);

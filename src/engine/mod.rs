@@ -570,7 +570,14 @@ pub(crate) enum Mode {
     /// the close too (had it come first it would have waited, seen by nobody but a step
     /// at its channel, and the close would have completed it); not a select (waiting,
     /// it is seen at its other channels) nor a try (it would not have waited).
-    Closed { sends: u64, at: u32, waits: bool },
+    /// `select`: a select with no default, which had it come first would have waited
+    /// at all its channels (the race analysis's late select, `race.rs`).
+    Closed {
+        sends: u64,
+        at: u32,
+        waits: bool,
+        select: bool,
+    },
     /// Touches nothing shared: a goroutine whose blocked operation another completed
     /// (a hand-off) only takes its result (see `State::hand_off`; a released `Wait`
     /// is `Released`); one that ends a wait that is no operation (main waiting for the

@@ -235,10 +235,23 @@ impl G {
             }
             // A plain receive that found its channel closed also reads its receive
             // line: the mark by which the close commutes with it (`deps::closes_on`).
-            super::Mode::Closed { sends, at, waits } => {
+            // A select marks that line `Late` (`race.rs`: the close's race with it).
+            super::Mode::Closed {
+                sends,
+                at,
+                waits,
+                select,
+            } => {
                 hand_into(next, None, (sends, 0), at, a);
-                if waits && let Some(&(o, _)) = next.iter().find(|x| x.1 == Access::Write) {
-                    a.push((explorer::line(o, false), Access::Read));
+                let closed = next
+                    .iter()
+                    .filter(|x| x.1 == Access::Write)
+                    .nth(at as usize);
+                if let Some(&(o, _)) = closed
+                    && (waits || select)
+                {
+                    let how = if waits { Access::Read } else { Access::Late };
+                    a.push((explorer::line(o, false), how));
                     a.sort_unstable();
                 }
                 return;

@@ -214,6 +214,7 @@ impl State {
                     sends: 0,
                     at: 0,
                     waits: true,
+                    select: false,
                 },
                 _ => Mode::Write,
             },
@@ -325,6 +326,7 @@ impl State {
                 sends,
                 at: at as u32,
                 waits: false,
+                select: true,
             },
             // One case ready, the tick alone in its timer's channel: it takes the
             // tick's place, as it would take a waiting sender's (`tick_hand`).
@@ -395,7 +397,14 @@ impl State {
             return m;
         }
         match self.select_hand(g) {
-            m @ Mode::Closed { .. } => m,
+            Mode::Closed {
+                sends, at, waits, ..
+            } => Mode::Closed {
+                sends,
+                at,
+                waits,
+                select: false,
+            },
             _ => Mode::Write,
         }
     }

@@ -18,18 +18,19 @@ fn conflict_in(a: &[(Obj, Access)], b: &[(Obj, Access)], joins: bool) -> bool {
     if a.iter().chain(b.iter()).any(|x| x.0 == ANY) {
         return true;
     }
-    let by_objects = a.iter().any(|&(o1, k1)| {
-        b.iter().any(|&(o2, k2)| {
-            o1 == o2
-                && k1 != Access::Tag
-                && k2 != Access::Tag
-                && !(k1 == Access::Read && k2 == Access::Read)
-                && !(k1 == Access::Add && k2 == Access::Add)
-                && !(matches!(k1, Access::Add | Access::Leave)
-                    && matches!(k2, Access::Add | Access::Leave))
-                && !(joins && k1 == Access::Join && k2 == Access::Join)
-        })
-    });
+    // Marks (`Tag`, `Late`) conflict with nothing.
+    let mark = |k: Access| matches!(k, Access::Tag | Access::Late);
+    let commute = |k1: Access, k2: Access| {
+        mark(k1)
+            || mark(k2)
+            || (k1 == Access::Read && k2 == Access::Read)
+            || (matches!(k1, Access::Add | Access::Leave)
+                && matches!(k2, Access::Add | Access::Leave))
+            || (joins && k1 == Access::Join && k2 == Access::Join)
+    };
+    let by_objects = a
+        .iter()
+        .any(|&(o1, k1)| b.iter().any(|&(o2, k2)| o1 == o2 && !commute(k1, k2)));
     // Asked only of steps that conflict by their objects: the race analysis asks this
     // of most pairs of an execution's steps.
     by_objects && !(joins && (closes_on(a, b) || closes_on(b, a)))
@@ -81,7 +82,7 @@ pub(super) fn same_step(slept: &[(Obj, Access)], now: &[(Obj, Access)]) -> bool 
 /// they are one goroutine's; sharing a bit proves nothing (`conflict` decides).
 pub(super) fn signature(a: &[(Obj, Access)]) -> u64 {
     a.iter().fold(0, |s, &(o, k)| {
-        if k == Access::Tag {
+        if matches!(k, Access::Tag | Access::Late) {
             s
         } else if o == ANY {
             u64::MAX

@@ -9,6 +9,7 @@
 
 mod deps;
 mod give;
+mod late;
 mod race;
 pub(crate) mod record;
 mod sleep;
@@ -17,6 +18,7 @@ mod tests;
 mod wakeup;
 
 use deps::*;
+use late::Late;
 use sleep::*;
 use wakeup::*;
 
@@ -81,6 +83,10 @@ pub enum Access {
     /// join only where it names that object, for only a close that wakes the joiner
     /// completes it as it would have completed a late arrival (`deps::closes_on`).
     Tag,
+    /// Marks a select with no default that found its channel closed (the receive
+    /// line of that channel): conflicts with nothing. The race analysis reads it to
+    /// treat the select as one that came late to a close (`race.rs`, `Late`).
+    Late,
 }
 
 /// What a thread will do at its next step, known before it is scheduled.

@@ -64,6 +64,9 @@ impl Explorer {
             });
         }
         let pred = &self.hb[..n];
+        let lates: Vec<Late> = (0..n)
+            .filter_map(|x| Late::quiet(&evs, &sigs, pred, x))
+            .collect();
         let enabled_at = |k: usize, q: Tid| stack[k].enabled.iter().any(|x| x.tid == q);
         let blocked_at = |k: usize, q: Tid| stack[k].blocked.iter().any(|x| x.tid == q);
         // Targets: every event, and every pending step of the final state.
@@ -630,6 +633,9 @@ impl Explorer {
                             }
                         }
                     }
+                    // A quiet late select and its close: one behaviour either way
+                    // round (`late.rs`), raced instead with what would have met it.
+                    _ if real && lates.iter().any(|l| l.x == j && l.c == i) => {}
                     _ => {
                         let mut v = notdep(i);
                         if stopped && i + 1 == n && !real {
@@ -728,6 +734,19 @@ impl Explorer {
                                 w.push(tgt.clone());
                                 inserts.push((i, w, free(i, e..n)));
                             }
+                        }
+                    }
+                }
+            }
+            // A quiet late select, waiting before its close, and a step after the
+            // close that would have met it there: found from the later of the two.
+            if real {
+                for l in &lates {
+                    if l.x < j {
+                        observed.extend(l.pair(&evs, pred, j));
+                    } else if l.x == j {
+                        for y in (l.c + 1..j).filter(|&y| !lates.iter().any(|k| k.x == y)) {
+                            observed.extend(l.pair(&evs, pred, y));
                         }
                     }
                 }

@@ -1,0 +1,163 @@
+//! Late selects: a select with no default that found its channel closed
+//! (`Access::Late`). Had it come before the close it would have waited at every
+//! channel, and the close would have completed it with the same zero value: one
+//! behaviour. So the close's race with it is not reversed where the wait would have
+//! been seen by nobody else (`Late::quiet`); what waiting there could have met, a
+//! step after the close at one of its other channels, is raced with it directly
+//! (`Late::pair`). Soundness: docs/dpor.md, "A select after a close".
+
+use super::*;
+
+/// A quiet late select at `x`, whose close is at `c`.
+pub(super) struct Late {
+    pub x: usize,
+    pub c: usize,
+    /// Its accesses had it waited (`dpor::hand_into`'s wait, no place, no tag).
+    pub wait: Accesses,
+    /// What a step that meets it waiting at another channel conflicts with: that
+    /// channel and its own side's line.
+    pub meet: Accesses,
+}
+
+/// The position of the close of the channel event `e` found closed, if `e` is a late
+/// select, and that channel.
+fn closed_by(evs: &[&Event], x: usize) -> Option<(usize, Obj)> {
+    let e = evs[x];
+    let mark = e.accesses.iter().find(|a| a.1 == Access::Late)?.0;
+    let s = e
+        .accesses
+        .iter()
+        .find(|a| a.1 == Access::Read && line(a.0, false) == mark)?
+        .0;
+    let c = (0..x)
+        .rev()
+        .find(|&k| evs[k].accesses.contains(&(s, Access::Close)))?;
+    Some((c, s))
+}
+
+impl Late {
+    /// Event `x` as a quiet late select: its close `c` conflicts with it at the closed
+    /// channel only (it woke no select at its other channels), is a direct race of
+    /// it with no clock advance between, and no step before the close that it is not
+    /// ordered after would have met it waiting (`window`). Else the close's race with
+    /// it is reversed as any race.
+    pub(super) fn quiet(evs: &[&Event], sigs: &[u64], pred: &[Vec<u64>], x: usize) -> Option<Late> {
+        let has = |s: &[u64], i: usize| s[i / 64] >> (i % 64) & 1 == 1;
+        let (c, s) = closed_by(evs, x)?;
+        let e = evs[x];
+        let off: Accesses = evs[c]
+            .accesses
+            .iter()
+            .filter(|a| a.0 != s)
+            .copied()
+            .collect();
+        if conflict(&off, &e.accesses) {
+            return None;
+        }
+        let dep = |m: usize| dependent_sig(evs[m], sigs[m], e, sigs[x]);
+        if (c + 1..x).any(|m| evs[m].tid == CLOCK || (dep(m) && has(&pred[m], c))) {
+            return None;
+        }
+        let mut wait = Accesses::new();
+        let mut meet = Accesses::new();
+        for &(o, k) in &e.accesses {
+            match k {
+                Access::Late => {}
+                Access::Read if o == s => {
+                    wait.push((o, Access::Add));
+                    wait.push((line(o, false), Access::Join));
+                    wait.push((line(o, true), Access::Read));
+                }
+                Access::Add => {
+                    wait.push((o, k));
+                    for t in [false, true] {
+                        if e.accesses.contains(&(line(o, t), Access::Read)) {
+                            wait.push((line(o, !t), Access::Join));
+                            meet.push((o, Access::Add));
+                            meet.push((line(o, !t), Access::Join));
+                        }
+                    }
+                }
+                _ => wait.push((o, k)),
+            }
+        }
+        wait.sort_unstable();
+        wait.dedup();
+        // What the select happens after but through its close: the steps it depends
+        // on, with what they happen after, but those before the close (reversed with
+        // the close, it could have come before them, and waited there).
+        let mut pre = vec![0u64; pred[x].len()];
+        for m in (0..x).filter(|&m| m != c && dep(m) && !has(&pred[c], m)) {
+            for (p, q) in pre.iter_mut().zip(&pred[m]) {
+                *p |= q;
+            }
+            pre[m / 64] |= 1 << (m % 64);
+        }
+        // The close completes every receive at its line alike: not seen.
+        let seen: Accesses = wait
+            .iter()
+            .filter(|&&a| a != (line(s, false), Access::Join))
+            .copied()
+            .collect();
+        let window = (0..c).any(|d| {
+            evs[d].tid != e.tid && !has(&pre, d) && conflict_strict(&evs[d].accesses, &seen)
+        });
+        (!window).then_some(Late { x, c, wait, meet })
+    }
+
+    /// The sequence, inserted at the level it returns, in which this select waits
+    /// before its close (and `y`'s, if `y` is a late select too) and step `y` meets
+    /// it at another of its channels: a hand-off, a try that takes it, a select that
+    /// chooses it. None where `y` cannot meet it so: `y` is this select's own
+    /// goroutine's, came before the close, conflicts with nothing it would wait at,
+    /// joins the other side's line there or closes it (those race with it directly,
+    /// and reversed make a second case ready), or needs a step after a close, the
+    /// clock, or either of the two.
+    pub(super) fn pair(
+        &self,
+        evs: &[&Event],
+        pred: &[Vec<u64>],
+        y: usize,
+    ) -> Option<(usize, Vec<Event>)> {
+        let has = |s: &[u64], i: usize| s[i / 64] >> (i % 64) & 1 == 1;
+        let (x, c) = (self.x, self.c);
+        let (ex, ey) = (evs[x], evs[y]);
+        if y <= c || y == x || ey.tid == ex.tid || !conflict(&ey.accesses, &self.meet) {
+            return None;
+        }
+        let other_join = ey
+            .accesses
+            .iter()
+            .any(|&(o, k)| k == Access::Join && ex.accesses.contains(&(o, Access::Read)));
+        if other_join || ey.accesses.iter().any(|a| a.1 == Access::Close) {
+            return None;
+        }
+        let cy = match ey.accesses.iter().any(|a| a.1 == Access::Late) {
+            true => closed_by(evs, y)?.0,
+            false => c,
+        };
+        let (lo, hi) = (c.min(cy), x.max(y));
+        let mut seq = Vec::new();
+        for m in lo + 1..hi {
+            if m == x || m == y || m == c || m == cy {
+                continue;
+            }
+            if evs[m].tid == CLOCK {
+                return None;
+            }
+            if !has(&pred[x], m) && !has(&pred[y], m) {
+                continue;
+            }
+            if [c, cy, x, y].iter().any(|&k| has(&pred[m], k)) {
+                return None;
+            }
+            seq.push(evs[m].clone());
+        }
+        seq.push(Event {
+            accesses: self.wait.clone(),
+            ..ex.clone()
+        });
+        seq.push(ey.clone());
+        Some((lo, seq))
+    }
+}
