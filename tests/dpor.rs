@@ -3578,3 +3578,54 @@ fn a_step_stopped_at_a_data_race_races_with_every_earlier_step() {
         "dpor missed clean traces the expanded search runs"
     );
 }
+
+/// A taker races with what used its channel before the wait it took (the Release ->
+/// Acquire rule), walking back to the latest such step; past its own goroutine's
+/// step, it still races with a step that does not happen before that one. Here the
+/// own step is a close, which commutes with the wait it ends: `g1` closes `c1`, then
+/// sends on `c0`; main serves two rounds of a select at `c0` and `c1`, then receives
+/// from `c0`; `g2` sends on `c0`; `g3` sends on `c0` or receives from `c1`. Where main's
+/// second select waits and the close ends it, `g1`'s send takes main's last receive,
+/// and its walk back stopped at its own close, never reaching the select, which it
+/// would have met first had it come before it (both ready, the select chooses it).
+/// Lost, with the walk stopping at the own step (the fan campaign of seed 20261601,
+/// on the code before too): the select takes 30 from `g3`, then 11 from `g1`, and the
+/// receive 20 from `g2`.
+#[test]
+fn a_taker_walks_back_past_its_own_close() {
+    let model: ModelFn = Arc::new(|go: &Go| {
+        let c0: Chan<u8> = go.chan("c0", 0);
+        let c1: Chan<()> = go.done_chan("c1");
+        let (a0, a1) = (c0.clone(), c1.clone());
+        go.go("g1", move |_| {
+            a1.close();
+            a0.send(11);
+        });
+        let b0 = c0.clone();
+        go.go("g2", move |_| b0.send(20));
+        let (d0, d1) = (c0.clone(), c1.clone());
+        go.go("g3", move |go| {
+            let f = go.select().send(&d0, 30).recv(&d1).wait();
+            go.note(format!("g3 case {:?}", f.index));
+        });
+        for _ in 0..2 {
+            let mut f = go.select().recv(&c0).recv(&c1).wait();
+            let got = first_value(&mut f);
+            go.note(format!("served {:?} got {got:?}", f.index));
+            if got.is_none() {
+                break;
+            }
+        }
+        let v = c0.recv();
+        go.note(format!("got {v:?}"));
+    });
+    let b = bounds().time(stalemate::TimeMode::Virtual);
+    let (_, d) = same_as_loom_in(&b, model);
+    let got = unwaited(&d.outcomes);
+    assert!(
+        got.iter().any(|o| o.contains("got Some(30)")
+            && o.contains("got Some(11)")
+            && o.contains("got Some(20)")),
+        "{got:?}"
+    );
+}

@@ -109,7 +109,8 @@ impl Late {
     /// before its close (and `y`'s, if `y` is a late select too) and step `y` meets
     /// it at another of its channels: a hand-off, a try that takes it, a select that
     /// chooses it. None where `y` cannot meet it so: `y` is this select's own
-    /// goroutine's, came before the close, conflicts with nothing it would wait at,
+    /// goroutine's or a closer's, came before the close, conflicts with nothing it
+    /// would wait at,
     /// joins the other side's line there or closes it (those race with it directly,
     /// and reversed make a second case ready), or needs a step after a close, the
     /// clock, or either of the two.
@@ -136,6 +137,10 @@ impl Late {
             true => closed_by(evs, y)?.0,
             false => c,
         };
+        // The closer's own later step is no partner: the close came first.
+        if [c, cy].iter().any(|&k| evs[k].tid == ey.tid) {
+            return None;
+        }
         let (lo, hi) = (c.min(cy), x.max(y));
         let mut seq = Vec::new();
         for m in lo + 1..hi {

@@ -348,12 +348,19 @@ impl Explorer {
                  taker: bool,
                  out: &mut Vec<(usize, Vec<Event>, Vec<Event>)>| {
                     // The candidates hold every dependent event, and the clock's
-                    // advances (which touch everything).
+                    // advances (which touch everything). Past the target's own step,
+                    // what does not happen before that step: a step it commutes with
+                    // (a close and a wait it ends) may still conflict with the target.
+                    let mut mine: Option<usize> = None;
                     for d in ones_rev_below(&cand, i) {
                         if evs[d].tid == CLOCK {
                             break; // nothing moves across the clock's advance
                         }
-                        if !dep_t(d) || !filter(evs[d]) {
+                        if !dep_t(d) || !filter(evs[d]) || mine.is_some_and(|m| has(&pred[m], d)) {
+                            continue;
+                        }
+                        if evs[d].tid == q {
+                            mine = Some(d);
                             continue;
                         }
                         if evs[d].tid != q
