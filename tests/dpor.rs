@@ -3629,3 +3629,342 @@ fn a_taker_walks_back_past_its_own_close() {
         "{got:?}"
     );
 }
+
+/// A late select's partner may itself be late, to another close, and meet it after
+/// that close, its two cases then ready: `Late::pair` inserts at the first select's
+/// close and leaves the partner's close out of what the partner needs only. Main
+/// closes `s2`, sends 7 into `g` (capacity 1), closes `s1`; `x` takes 7 and selects
+/// `<-s1` or `o <- 1`; `y` selects `<-s2` or `<-o`. Main runs first, so both selects
+/// are late; `x`'s past (the value main sent after closing `s2`) follows `y`'s close.
+/// Lost while the pair went in at the earlier close (found by review): `y` takes 1.
+#[test]
+fn a_late_select_is_met_where_its_past_follows_the_other_close() {
+    let model: ModelFn = Arc::new(|go: &Go| {
+        let s1 = go.chan::<()>("s1", 0);
+        let s2 = go.chan::<()>("s2", 0);
+        let o: Chan<u8> = go.chan("o", 0);
+        let g: Chan<u8> = go.chan("g", 1);
+        let wg = go.waitgroup("wg");
+        wg.add(2);
+        let (a, b, c, w) = (s1.clone(), o.clone(), g.clone(), wg.clone());
+        go.go("x", move |go| {
+            let v = c.recv();
+            let f = go.select().recv(&a).send(&b, 1).wait();
+            go.note(format!("x g {v:?} case {:?}", f.index));
+            w.done();
+        });
+        let (a, b, w) = (s2.clone(), o.clone(), wg.clone());
+        go.go("y", move |go| {
+            let mut f = go.select().recv(&a).recv(&b).wait();
+            let i = f.index;
+            let got = if i == Some(1) { f.take::<u8>() } else { None };
+            go.note(format!("y case {i:?} got {got:?}"));
+            w.done();
+        });
+        s2.close();
+        g.send(7);
+        s1.close();
+        wg.wait();
+    });
+    let (_, d) = same_as_dfs(model);
+    let got = unwaited(&d.outcomes);
+    assert!(
+        got.iter()
+            .any(|o| o.contains("x g Some(7) case Some(1)")
+                && o.contains("y case Some(1) got Some(1)")),
+        "{got:?}"
+    );
+}
+
+/// The mirror: the meeting select's past (the value main sends after closing `s2`)
+/// follows its own close. Lost while the pair went in at the earlier close.
+#[test]
+fn a_late_meeter_whose_past_follows_its_own_close_still_meets() {
+    let model: ModelFn = Arc::new(|go: &Go| {
+        let s1 = go.chan::<()>("s1", 0);
+        let s2 = go.chan::<()>("s2", 0);
+        let o: Chan<u8> = go.chan("o", 0);
+        let g: Chan<u8> = go.chan("g", 1);
+        let wg = go.waitgroup("wg");
+        wg.add(2);
+        let (a, b, w) = (s1.clone(), o.clone(), wg.clone());
+        go.go("x", move |go| {
+            let f = go.select().recv(&a).send(&b, 1).wait();
+            go.note(format!("x case {:?}", f.index));
+            w.done();
+        });
+        let (a, b, c, w) = (s2.clone(), o.clone(), g.clone(), wg.clone());
+        go.go("y", move |go| {
+            let v = c.recv();
+            let mut f = go.select().recv(&a).recv(&b).wait();
+            let i = f.index;
+            let got = if i == Some(1) { f.take::<u8>() } else { None };
+            go.note(format!("y g {v:?} case {i:?} got {got:?}"));
+            w.done();
+        });
+        s2.close();
+        g.send(7);
+        s1.close();
+        wg.wait();
+    });
+    let (_, d) = same_as_dfs(model);
+    let got = unwaited(&d.outcomes);
+    assert!(
+        got.iter()
+            .any(|o| o.contains("x case Some(1)")
+                && o.contains("y g Some(7) case Some(1) got Some(1)")),
+        "{got:?}"
+    );
+}
+
+/// The same in everyday Go: a worker waits for `start`, then selects `<-quit` or
+/// sending its result; a consumer selects `<-start` or the result; main closes
+/// `start`, then `quit`. The worker's wait for `start` follows the consumer's close.
+/// Lost while the pair went in at the earlier close: the consumer takes the result.
+#[test]
+fn a_worker_started_by_a_close_meets_a_consumer_late_to_it() {
+    for done in [false, true] {
+        let model: ModelFn = Arc::new(move |go: &Go| {
+            let mk = |name: &str| {
+                if done {
+                    go.done_chan::<()>(name)
+                } else {
+                    go.chan::<()>(name, 0)
+                }
+            };
+            let start = mk("start");
+            let quit = mk("quit");
+            let out: Chan<u8> = go.chan("out", 0);
+            let wg = go.waitgroup("wg");
+            wg.add(2);
+            let (st, q, o, w) = (start.clone(), quit.clone(), out.clone(), wg.clone());
+            go.go("worker", move |go| {
+                let _ = st.recv();
+                let f = go.select().recv(&q).send(&o, 1).wait();
+                go.note(format!("worker case {:?}", f.index));
+                w.done();
+            });
+            let (st, o, w) = (start.clone(), out.clone(), wg.clone());
+            go.go("consumer", move |go| {
+                let mut f = go.select().recv(&st).recv(&o).wait();
+                let i = f.index;
+                let got = if i == Some(1) { f.take::<u8>() } else { None };
+                go.note(format!("consumer case {i:?} got {got:?}"));
+                w.done();
+            });
+            start.close();
+            quit.close();
+            wg.wait();
+        });
+        let (_, d) = same_as_dfs(model);
+        let got = unwaited(&d.outcomes);
+        assert!(
+            got.iter().any(|o| o.contains("worker case Some(1)")
+                && o.contains("consumer case Some(1) got Some(1)")),
+            "done {done}: {got:?}"
+        );
+    }
+}
+
+/// As above, `start` closed by a goroutine of its own, so that the first execution
+/// has the worker's close (`quit`) first.
+#[test]
+fn a_worker_started_by_a_goroutines_close_meets_a_consumer_late_to_it() {
+    let model: ModelFn = Arc::new(|go: &Go| {
+        let start = go.chan::<()>("start", 0);
+        let quit = go.chan::<()>("quit", 0);
+        let out: Chan<u8> = go.chan("out", 0);
+        let wg = go.waitgroup("wg");
+        wg.add(3);
+        let (st, q, o, w) = (start.clone(), quit.clone(), out.clone(), wg.clone());
+        go.go("worker", move |go| {
+            let _ = st.recv();
+            let f = go.select().recv(&q).send(&o, 1).wait();
+            go.note(format!("worker case {:?}", f.index));
+            w.done();
+        });
+        let (st, o, w) = (start.clone(), out.clone(), wg.clone());
+        go.go("consumer", move |go| {
+            let mut f = go.select().recv(&st).recv(&o).wait();
+            let i = f.index;
+            let got = if i == Some(1) { f.take::<u8>() } else { None };
+            go.note(format!("consumer case {i:?} got {got:?}"));
+            w.done();
+        });
+        let (st, w) = (start.clone(), wg.clone());
+        go.go("closer", move |_| {
+            st.close();
+            w.done();
+        });
+        quit.close();
+        wg.wait();
+    });
+    let (_, d) = same_as_loom_in(&bounds(), model);
+    let got = unwaited(&d.outcomes);
+    assert!(
+        got.iter().any(|o| o.contains("worker case Some(1)")
+            && o.contains("consumer case Some(1) got Some(1)")),
+        "{got:?}"
+    );
+}
+
+/// The meeting step a try (a select with a default), whose past follows another
+/// close: not late, so only the waiting select's close bounds the meeting.
+#[test]
+fn a_try_whose_past_follows_another_close_meets_a_late_select() {
+    let model: ModelFn = Arc::new(|go: &Go| {
+        let s1 = go.chan::<()>("s1", 0);
+        let s2 = go.chan::<()>("s2", 0);
+        let o: Chan<u8> = go.chan("o", 0);
+        let g: Chan<u8> = go.chan("g", 1);
+        let wg = go.waitgroup("wg");
+        wg.add(2);
+        let (a, b, w) = (s1.clone(), o.clone(), wg.clone());
+        go.go("x", move |go| {
+            let f = go.select().recv(&a).send(&b, 1).wait();
+            go.note(format!("x case {:?}", f.index));
+            w.done();
+        });
+        let (b, c, w) = (o.clone(), g.clone(), wg.clone());
+        go.go("y", move |go| {
+            let v = c.recv();
+            let mut f = go.select().recv(&b).default().wait();
+            let got = first_value(&mut f);
+            go.note(format!("y g {v:?} case {:?} got {got:?}", f.index));
+            w.done();
+        });
+        s2.close();
+        g.send(7);
+        s1.close();
+        wg.wait();
+    });
+    let (_, d) = same_as_dfs(model);
+    let got = unwaited(&d.outcomes);
+    assert!(
+        got.iter()
+            .any(|o| o.contains("x case Some(1)") && o.contains("got Some(1)")),
+        "{got:?}"
+    );
+}
+
+/// A chain of pairs: `x2`, late at the same close as `x`, is met by a try at `p`,
+/// and its next step, a try at `o`, meets `x` waiting. The first pair's execution
+/// has `x2`'s next step before the close, where the second pair applies.
+#[test]
+fn a_late_selects_partners_next_step_meets_another_late_select() {
+    let model: ModelFn = Arc::new(|go: &Go| {
+        let s = go.chan::<()>("s", 0);
+        let o: Chan<u8> = go.chan("o", 0);
+        let p: Chan<u8> = go.chan("p", 0);
+        let wg = go.waitgroup("wg");
+        wg.add(3);
+        let (a, b, w) = (s.clone(), o.clone(), wg.clone());
+        go.go("x", move |go| {
+            let mut f = go.select().recv(&a).recv(&b).wait();
+            let i = f.index;
+            let got = if i == Some(1) { f.take::<u8>() } else { None };
+            go.note(format!("x case {i:?} got {got:?}"));
+            w.done();
+        });
+        let (a, b, c, w) = (s.clone(), p.clone(), o.clone(), wg.clone());
+        go.go("x2", move |go| {
+            let f = go.select().recv(&a).recv(&b).wait();
+            let t = go.select().send(&c, 1).default().wait();
+            go.note(format!("x2 case {:?} tried {:?}", f.index, t.index));
+            w.done();
+        });
+        let (b, w) = (p.clone(), wg.clone());
+        go.go("p", move |go| {
+            let f = go.select().send(&b, 2).default().wait();
+            go.note(format!("p tried {:?}", f.index));
+            w.done();
+        });
+        s.close();
+        wg.wait();
+    });
+    let (_, d) = same_as_loom_in(&bounds(), model);
+    let got = unwaited(&d.outcomes);
+    assert!(
+        got.iter().any(|o| o.contains("x case Some(1) got Some(1)")
+            && o.contains("x2 case Some(1) tried Some(0)")),
+        "{got:?}"
+    );
+}
+
+/// A try before the close (main's, at `o`) that would have met the late select
+/// waiting, ordered before it through the select's goroutine's own try at `o`: their
+/// race comes first; then the try no longer happens before the select, which is not
+/// quiet there, and its close's race with it stands.
+#[test]
+fn a_try_before_the_close_meets_a_late_select_past_its_own_goroutines_try() {
+    let model: ModelFn = Arc::new(|go: &Go| {
+        let s = go.chan::<()>("s", 0);
+        let o: Chan<u8> = go.chan("o", 0);
+        let wg = go.waitgroup("wg");
+        wg.add(1);
+        let (a, b, w) = (s.clone(), o.clone(), wg.clone());
+        go.go("x", move |go| {
+            let mut t = go.select().recv(&b).default().wait();
+            let early = first_value(&mut t);
+            let mut f = go.select().recv(&a).recv(&b).wait();
+            let i = f.index;
+            let got = if i == Some(1) { f.take::<u8>() } else { None };
+            go.note(format!("x tried {early:?} case {i:?} got {got:?}"));
+            w.done();
+        });
+        let f = go.select().send(&o, 1).default().wait();
+        go.note(format!("main tried {:?}", f.index));
+        s.close();
+        wg.wait();
+    });
+    let (_, d) = same_as_dfs(model);
+    let got = unwaited(&d.outcomes);
+    assert!(
+        got.iter()
+            .any(|o| o.contains("x tried None case Some(1) got Some(1)")
+                && o.contains("main tried Some(0)")),
+        "{got:?}"
+    );
+}
+
+/// A late select in a loop, met at `o` by two tries after the close: its second
+/// round exists only in the executions its first pair made, and gets its own pair
+/// there.
+#[test]
+fn a_late_select_in_a_loop_is_met_twice() {
+    let model: ModelFn = Arc::new(|go: &Go| {
+        let s = go.chan::<()>("s", 0);
+        let o: Chan<u8> = go.chan("o", 0);
+        let wg = go.waitgroup("wg");
+        wg.add(2);
+        let (a, b, w) = (s.clone(), o.clone(), wg.clone());
+        go.go("x", move |go| {
+            let mut seen = Vec::new();
+            for _ in 0..2 {
+                let mut f = go.select().recv(&a).recv(&b).wait();
+                if f.index == Some(1) {
+                    seen.push(f.take::<u8>());
+                } else {
+                    break;
+                }
+            }
+            go.note(format!("x got {seen:?}"));
+            w.done();
+        });
+        let (b, w) = (o.clone(), wg.clone());
+        go.go("y", move |go| {
+            let f1 = go.select().send(&b, 1).default().wait();
+            let f2 = go.select().send(&b, 2).default().wait();
+            go.note(format!("y tried {:?} {:?}", f1.index, f2.index));
+            w.done();
+        });
+        s.close();
+        wg.wait();
+    });
+    let (_, d) = same_as_dfs(model);
+    let got = unwaited(&d.outcomes);
+    assert!(
+        got.iter().any(|o| o.contains("x got [Some(1), Some(2)]")),
+        "{got:?}"
+    );
+}

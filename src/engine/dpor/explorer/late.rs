@@ -105,25 +105,30 @@ impl Late {
         (!window).then_some(Late { x, c, wait, meet })
     }
 
-    /// The sequence, inserted at the level it returns, in which this select waits
-    /// before its close (and `y`'s, if `y` is a late select too) and step `y` meets
-    /// it at another of its channels: a hand-off, a try that takes it, a select that
-    /// chooses it. None where `y` cannot meet it so: `y` is this select's own
-    /// goroutine's or a closer's, came before the close, conflicts with nothing it
-    /// would wait at,
-    /// joins the other side's line there or closes it (those race with it directly,
-    /// and reversed make a second case ready), or needs a step after a close, the
-    /// clock, or either of the two.
+    /// The sequence, inserted at its close, in which this select waits there and step
+    /// `y` meets it at another of its channels: a hand-off, a try that takes it, a
+    /// select that chooses it (a late select after its own close, which then has two
+    /// cases ready). None where `y` cannot meet it so: `y` is this select's own
+    /// goroutine's or the closer's, came before the close, conflicts with nothing it
+    /// would wait at, joins the other side's line there or closes it (those race with
+    /// it directly, and reversed make a second case ready), or needs a step after the
+    /// close, the clock, or either of the two.
     pub(super) fn pair(
         &self,
         evs: &[&Event],
+        sigs: &[u64],
         pred: &[Vec<u64>],
         y: usize,
     ) -> Option<(usize, Vec<Event>)> {
         let has = |s: &[u64], i: usize| s[i / 64] >> (i % 64) & 1 == 1;
         let (x, c) = (self.x, self.c);
         let (ex, ey) = (evs[x], evs[y]);
-        if y <= c || y == x || ey.tid == ex.tid || !conflict(&ey.accesses, &self.meet) {
+        if y <= c
+            || y == x
+            || ey.tid == ex.tid
+            || ey.tid == evs[c].tid
+            || !conflict(&ey.accesses, &self.meet)
+        {
             return None;
         }
         let other_join = ey
@@ -133,27 +138,32 @@ impl Late {
         if other_join || ey.accesses.iter().any(|a| a.1 == Access::Close) {
             return None;
         }
+        // What the two need: the select's past, and `y`'s but through its own close
+        // if it is a late select (it may come before that close, or after it and
+        // choose), with what they happen after.
         let cy = match ey.accesses.iter().any(|a| a.1 == Access::Late) {
             true => closed_by(evs, y)?.0,
             false => c,
         };
-        // The closer's own later step is no partner: the close came first.
-        if [c, cy].iter().any(|&k| evs[k].tid == ey.tid) {
-            return None;
+        let mut need = pred[x].clone();
+        for m in (0..y).filter(|&m| m != cy && dependent_sig(evs[m], sigs[m], ey, sigs[y])) {
+            for (p, q) in need.iter_mut().zip(&pred[m]) {
+                *p |= q;
+            }
+            need[m / 64] |= 1 << (m % 64);
         }
-        let (lo, hi) = (c.min(cy), x.max(y));
         let mut seq = Vec::new();
-        for m in lo + 1..hi {
-            if m == x || m == y || m == c || m == cy {
+        for m in c + 1..x.max(y) {
+            if m == x || m == y {
                 continue;
             }
             if evs[m].tid == CLOCK {
                 return None;
             }
-            if !has(&pred[x], m) && !has(&pred[y], m) {
+            if !has(&need, m) {
                 continue;
             }
-            if [c, cy, x, y].iter().any(|&k| has(&pred[m], k)) {
+            if [c, x, y].iter().any(|&k| has(&pred[m], k)) {
                 return None;
             }
             seq.push(evs[m].clone());
@@ -163,6 +173,6 @@ impl Late {
             ..ex.clone()
         });
         seq.push(ey.clone());
-        Some((lo, seq))
+        Some((c, seq))
     }
 }

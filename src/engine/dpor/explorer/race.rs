@@ -750,10 +750,10 @@ impl Explorer {
             if real {
                 for l in &lates {
                     if l.x < j {
-                        observed.extend(l.pair(&evs, pred, j));
+                        observed.extend(l.pair(&evs, &sigs, pred, j));
                     } else if l.x == j {
-                        for y in (l.c + 1..j).filter(|&y| !lates.iter().any(|k| k.x == y)) {
-                            observed.extend(l.pair(&evs, pred, y));
+                        for y in l.c + 1..j {
+                            observed.extend(l.pair(&evs, &sigs, pred, y));
                         }
                     }
                 }
