@@ -3968,3 +3968,355 @@ fn a_late_select_in_a_loop_is_met_twice() {
         "{got:?}"
     );
 }
+
+/// A select after its own goroutine's close is no late select to pair: it could not
+/// have come before the close. Paired, the sequence began with its goroutine, whose
+/// step at the close's level is the close, and the search never ended (the fan
+/// campaign of seed 20261601: 300,000 executions where loom's census took fewer).
+/// `g3` tries to send on `c0`, closes `c1`, then selects sending on `c0` or receiving
+/// from `c1`; `g1` and `g2` send on `c0`; main receives from it once.
+#[test]
+fn a_select_after_its_own_close_is_not_paired() {
+    let model: ModelFn = Arc::new(|go: &Go| {
+        let c0: Chan<u8> = go.chan("c0", 0);
+        let c1: Chan<()> = go.done_chan("c1");
+        for (name, v) in [("g1", 11), ("g2", 12)] {
+            let c = c0.clone();
+            go.go(name, move |_| c.send(v));
+        }
+        let (a0, a1) = (c0.clone(), c1.clone());
+        go.go("g3", move |go| {
+            let f = go.select().send(&a0, 30).default().wait();
+            go.note(format!("try {:?}", f.index));
+            a1.close();
+            let f = go.select().send(&a0, 31).recv(&a1).wait();
+            go.note(format!("g3 case {:?}", f.index));
+        });
+        let v = c0.recv();
+        go.note(format!("got {v:?}"));
+    });
+    let b = bounds().max_executions(20_000);
+    let (_, d) = same_as_loom_in(&b, model);
+    assert!(d.explored.executions < 100, "{}", d.explored.executions);
+}
+
+/// The same with main closing and then selecting, a goroutine trying to send at the
+/// select's other channel: one behaviour, and a search that ended only at its bound
+/// with the select paired (the second review).
+#[test]
+fn a_select_after_its_own_close_is_not_paired_where_main_closes() {
+    let model: ModelFn = Arc::new(|go: &Go| {
+        let s = go.chan::<()>("s", 0);
+        let o: Chan<u8> = go.chan("o", 0);
+        let wg = go.waitgroup("wg");
+        wg.add(1);
+        let (b, w) = (o.clone(), wg.clone());
+        go.go("y", move |go| {
+            let f = go.select().send(&b, 1).default().wait();
+            go.note(format!("y tried {:?}", f.index));
+            w.done();
+        });
+        s.close();
+        let mut f = go.select().recv(&s).recv(&o).wait();
+        let i = f.index;
+        let got = if i == Some(1) { f.take::<u8>() } else { None };
+        go.note(format!("main case {i:?} got {got:?}"));
+        wg.wait();
+    });
+    let b = bounds()
+        .max_executions(5_000)
+        .time_limit(Duration::from_secs(60));
+    let d = census(&Engine::Dpor, &b, model.clone()).expect("ran");
+    assert_eq!(
+        d.explored.stop,
+        Stop::Exhausted,
+        "dpor did not end: {} executions",
+        d.explored.executions
+    );
+    assert!(d.explored.executions <= 10, "{}", d.explored.executions);
+    same_as_loom_in(&bounds(), model);
+}
+
+/// A select `z` that took a place at another channel before the close, with a send
+/// case at the closed channel, depends on the late select (it found nobody at that
+/// channel) and comes before the close, so the late select could have waited before
+/// it: then `z` had two cases ready and could send to it. Such a step makes the
+/// select not quiet (`Late::quiet`'s window), and the close's race with it stands.
+/// Lost with the window counting only the steps that would have met it waiting, the
+/// closed channel's line left out (the second review).
+#[test]
+fn a_select_that_took_a_place_before_the_close_keeps_the_late_selects_race() {
+    let model: ModelFn = Arc::new(|go: &Go| {
+        let s: Chan<u8> = go.chan("s", 0);
+        let o: Chan<u8> = go.chan("o", 0);
+        let p: Chan<u8> = go.chan("p", 0);
+        let (mz, mx) = (go.mutex("mz"), go.mutex("mx"));
+        let wg = go.waitgroup("wg");
+        wg.add(2);
+        let (zs, zp, w) = (s.clone(), p.clone(), wg.clone());
+        go.go("z", move |go| {
+            // A private first step: z's select is not its goroutine's first step.
+            mz.lock();
+            mz.unlock();
+            let mut f = go.select().send(&zs, 1).recv(&zp).wait();
+            let i = f.index;
+            // Having sent on `s`, z still takes main's value, so main goes on.
+            let got = if i == Some(1) {
+                f.take::<u8>()
+            } else {
+                zp.recv()
+            };
+            go.note(format!("z case {i:?} got {got:?}"));
+            w.done();
+        });
+        let (xs, xo, w) = (s.clone(), o.clone(), wg.clone());
+        go.go("x", move |go| {
+            // Without this private step, x's select would acquire its goroutine's
+            // start, which main released before the close: the window would flag
+            // the spawn, and x would not be quiet.
+            mx.lock();
+            mx.unlock();
+            let mut f = go.select().recv(&xs).recv(&xo).wait();
+            let got = first_value(&mut f);
+            go.note(format!("x case {:?} got {got:?}", f.index));
+            w.done();
+        });
+        p.send(7);
+        s.close();
+        wg.wait();
+    });
+    let (l, d) = same_as_loom_in(&bounds(), model);
+    for (who, c) in [("loom", &l), ("dpor", &d)] {
+        let got = unwaited(&c.outcomes);
+        assert!(
+            got.iter().any(|o| o.contains("x case Some(0) got Some(1)")),
+            "{who}: {got:?}"
+        );
+    }
+}
+
+/// The same, the case by which `z` takes a place a send.
+#[test]
+fn a_select_that_took_a_receivers_place_before_the_close_keeps_the_late_selects_race() {
+    let model: ModelFn = Arc::new(|go: &Go| {
+        let s: Chan<u8> = go.chan("s", 0);
+        let o: Chan<u8> = go.chan("o", 0);
+        let p: Chan<u8> = go.chan("p", 0);
+        let (mz, mx) = (go.mutex("mz"), go.mutex("mx"));
+        let wg = go.waitgroup("wg");
+        wg.add(2);
+        let (zs, zp, w) = (s.clone(), p.clone(), wg.clone());
+        go.go("z", move |go| {
+            mz.lock();
+            mz.unlock();
+            let f = go.select().send(&zs, 1).send(&zp, 2).wait();
+            if f.index == Some(0) {
+                zp.send(2);
+            }
+            go.note(format!("z case {:?}", f.index));
+            w.done();
+        });
+        let (xs, xo, w) = (s.clone(), o.clone(), wg.clone());
+        go.go("x", move |go| {
+            mx.lock();
+            mx.unlock();
+            let mut f = go.select().recv(&xs).recv(&xo).wait();
+            let got = first_value(&mut f);
+            go.note(format!("x case {:?} got {got:?}", f.index));
+            w.done();
+        });
+        let v = p.recv();
+        go.note(format!("main got {v:?}"));
+        s.close();
+        wg.wait();
+    });
+    let (l, d) = same_as_loom_in(&bounds(), model);
+    for (who, c) in [("loom", &l), ("dpor", &d)] {
+        let got = unwaited(&c.outcomes);
+        assert!(
+            got.iter().any(|o| o.contains("x case Some(0) got Some(1)")),
+            "{who}: {got:?}"
+        );
+    }
+}
+
+/// The same, `z` taking a `time.After` tick's place in `any` time (`tick_hand`).
+#[test]
+fn a_select_that_took_a_tick_before_the_close_keeps_the_late_selects_race() {
+    let model: ModelFn = Arc::new(|go: &Go| {
+        let t = go.after("t", Duration::from_millis(5));
+        let s: Chan<u8> = go.chan("s", 0);
+        let o: Chan<u8> = go.chan("o", 0);
+        let r: Chan<()> = go.chan("r", 0);
+        let (mz, mx) = (go.mutex("mz"), go.mutex("mx"));
+        let wg = go.waitgroup("wg");
+        wg.add(2);
+        let (zs, zt, zr, w) = (s.clone(), t.clone(), r.clone(), wg.clone());
+        go.go("z", move |go| {
+            mz.lock();
+            mz.unlock();
+            let f = go.select().send(&zs, 1).recv(&zt).wait();
+            go.note(format!("z case {:?}", f.index));
+            zr.send(());
+            w.done();
+        });
+        let (xs, xo, w) = (s.clone(), o.clone(), wg.clone());
+        go.go("x", move |go| {
+            mx.lock();
+            mx.unlock();
+            let mut f = go.select().recv(&xs).recv(&xo).wait();
+            let got = first_value(&mut f);
+            go.note(format!("x case {:?} got {got:?}", f.index));
+            w.done();
+        });
+        let _ = r.recv();
+        s.close();
+        wg.wait();
+    });
+    let (l, d) = same_as_loom_in(&bounds(), model);
+    for (who, c) in [("loom", &l), ("dpor", &d)] {
+        let got = unwaited(&c.outcomes);
+        assert!(
+            got.iter().any(|o| o.contains("x case Some(0) got Some(1)")),
+            "{who}: {got:?}"
+        );
+    }
+}
+
+/// The same, `z` itself a late select to another close: the two pair.
+#[test]
+fn a_late_select_with_a_send_case_at_another_closed_channel_meets_it() {
+    let model: ModelFn = Arc::new(|go: &Go| {
+        let s: Chan<u8> = go.chan("s", 0);
+        let dd = go.chan::<()>("d", 0);
+        let o: Chan<u8> = go.chan("o", 0);
+        let r: Chan<()> = go.chan("r", 0);
+        let (mz, mx) = (go.mutex("mz"), go.mutex("mx"));
+        let wg = go.waitgroup("wg");
+        wg.add(2);
+        let (zs, zd, zr, w) = (s.clone(), dd.clone(), r.clone(), wg.clone());
+        go.go("z", move |go| {
+            mz.lock();
+            mz.unlock();
+            let f = go.select().send(&zs, 1).recv(&zd).wait();
+            go.note(format!("z case {:?}", f.index));
+            zr.send(());
+            w.done();
+        });
+        let (xs, xo, w) = (s.clone(), o.clone(), wg.clone());
+        go.go("x", move |go| {
+            mx.lock();
+            mx.unlock();
+            let mut f = go.select().recv(&xs).recv(&xo).wait();
+            let got = first_value(&mut f);
+            go.note(format!("x case {:?} got {got:?}", f.index));
+            w.done();
+        });
+        dd.close();
+        let _ = r.recv();
+        s.close();
+        wg.wait();
+    });
+    let (_, d) = same_as_loom_in(&bounds(), model);
+    let got = unwaited(&d.outcomes);
+    assert!(
+        got.iter().any(|o| o.contains("x case Some(0) got Some(1)")),
+        "{got:?}"
+    );
+}
+
+/// A late partner whose goroutine first received from its own closed channel (a
+/// receive that commutes with that close): loom's outcomes, the hand-off among them.
+#[test]
+fn a_late_partner_whose_goroutine_received_from_its_closed_channel_first() {
+    let model: ModelFn = Arc::new(|go: &Go| {
+        let s = go.chan::<()>("s", 0);
+        let sy = go.chan::<()>("sy", 0);
+        let o: Chan<u8> = go.chan("o", 0);
+        let mx = go.mutex("mx");
+        let wg = go.waitgroup("wg");
+        wg.add(3);
+        let (xs, xo, w) = (s.clone(), o.clone(), wg.clone());
+        go.go("x", move |go| {
+            mx.lock();
+            mx.unlock();
+            let mut f = go.select().recv(&xs).recv(&xo).wait();
+            let i = f.index;
+            let got = if i == Some(1) { f.take::<u8>() } else { None };
+            go.note(format!("x case {i:?} got {got:?}"));
+            w.done();
+        });
+        let (c2, w) = (sy.clone(), wg.clone());
+        go.go("c2", move |_| {
+            c2.close();
+            w.done();
+        });
+        let (ys, yo, w) = (sy.clone(), o.clone(), wg.clone());
+        go.go("y", move |go| {
+            let _ = ys.recv();
+            let f = go.select().recv(&ys).send(&yo, 1).wait();
+            go.note(format!("y case {:?}", f.index));
+            w.done();
+        });
+        s.close();
+        wg.wait();
+    });
+    let (_, d) = same_as_loom_in(&bounds(), model);
+    let got = unwaited(&d.outcomes);
+    assert!(
+        got.iter()
+            .any(|o| o.contains("x case Some(1) got Some(1)") && o.contains("y case Some(1)")),
+        "{got:?}"
+    );
+}
+
+/// A close that also woke a select at a channel the late select does not use: the
+/// late select stays quiet, and its outcomes are loom's.
+#[test]
+fn a_close_that_woke_a_select_elsewhere_leaves_a_late_select_quiet() {
+    let model: ModelFn = Arc::new(|go: &Go| {
+        let s = go.chan::<()>("s", 0);
+        let o: Chan<u8> = go.chan("o", 0);
+        let p: Chan<u8> = go.chan("p", 0);
+        let mx = go.mutex("mx");
+        let wg = go.waitgroup("wg");
+        wg.add(4);
+        let (ws, wp, w) = (s.clone(), p.clone(), wg.clone());
+        go.go("w", move |go| {
+            let mut f = go.select().recv(&ws).recv(&wp).wait();
+            let i = f.index;
+            let got = if i == Some(1) { f.take::<u8>() } else { None };
+            go.note(format!("w case {i:?} got {got:?}"));
+            w.done();
+        });
+        let (cs, w) = (s.clone(), wg.clone());
+        go.go("closer", move |_| {
+            cs.close();
+            w.done();
+        });
+        let (xs, xo, w) = (s.clone(), o.clone(), wg.clone());
+        go.go("x", move |go| {
+            mx.lock();
+            mx.unlock();
+            let mut f = go.select().recv(&xs).recv(&xo).wait();
+            let i = f.index;
+            let got = if i == Some(1) { f.take::<u8>() } else { None };
+            go.note(format!("x case {i:?} got {got:?}"));
+            w.done();
+        });
+        let (yo, yp, w) = (o.clone(), p.clone(), wg.clone());
+        go.go("y", move |go| {
+            let a = go.select().send(&yo, 1).default().wait();
+            let b = go.select().send(&yp, 2).default().wait();
+            go.note(format!("y tried {:?} {:?}", a.index, b.index));
+            w.done();
+        });
+        wg.wait();
+    });
+    let (_, d) = same_as_loom_in(&bounds(), model);
+    let got = unwaited(&d.outcomes);
+    assert!(
+        got.iter().any(|o| o.contains("x case Some(1) got Some(1)")),
+        "{got:?}"
+    );
+}

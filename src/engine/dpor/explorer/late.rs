@@ -36,15 +36,19 @@ fn closed_by(evs: &[&Event], x: usize) -> Option<(usize, Obj)> {
 }
 
 impl Late {
-    /// Event `x` as a quiet late select: its close `c` conflicts with it at the closed
-    /// channel only (it woke no select at its other channels), is a direct race of
-    /// it with no clock advance between, and no step before the close that it is not
-    /// ordered after would have met it waiting (`window`). Else the close's race with
-    /// it is reversed as any race.
+    /// Event `x` as a quiet late select: its close `c`, another goroutine's,
+    /// conflicts with it at the closed channel only (it woke no select at its other
+    /// channels), is a direct race of it with no clock advance between, and no step
+    /// before the close that it is not ordered after would have met it waiting
+    /// (`window`). Else the close's race with it is reversed as any race.
     pub(super) fn quiet(evs: &[&Event], sigs: &[u64], pred: &[Vec<u64>], x: usize) -> Option<Late> {
         let has = |s: &[u64], i: usize| s[i / 64] >> (i % 64) & 1 == 1;
         let (c, s) = closed_by(evs, x)?;
         let e = evs[x];
+        // Its own goroutine's close: it could not have come first.
+        if evs[c].tid == e.tid {
+            return None;
+        }
         let off: Accesses = evs[c]
             .accesses
             .iter()
@@ -93,14 +97,21 @@ impl Late {
             }
             pre[m / 64] |= 1 << (m % 64);
         }
-        // The close completes every receive at its line alike: not seen.
+        // The close completes every receive waiting at its line alike: a join there
+        // does not see it. A step that reads that line does (a select that took
+        // elsewhere and found no receiver for its send case there: with this one
+        // waiting, it had two cases ready).
+        let mine = line(s, false);
         let seen: Accesses = wait
             .iter()
-            .filter(|&&a| a != (line(s, false), Access::Join))
+            .filter(|&&a| a != (mine, Access::Join))
             .copied()
             .collect();
         let window = (0..c).any(|d| {
-            evs[d].tid != e.tid && !has(&pre, d) && conflict_strict(&evs[d].accesses, &seen)
+            evs[d].tid != e.tid
+                && !has(&pre, d)
+                && (conflict_strict(&evs[d].accesses, &seen)
+                    || evs[d].accesses.contains(&(mine, Access::Read)))
         });
         (!window).then_some(Late { x, c, wait, meet })
     }
