@@ -4320,3 +4320,676 @@ fn a_close_that_woke_a_select_elsewhere_leaves_a_late_select_quiet() {
         "{got:?}"
     );
 }
+
+/// Compares dpor's outcomes with loom's, the tree cut at every depth to 8.
+fn late_cut_like_loom(what: &str, model: ModelFn, must: &[&str]) {
+    let l = run_in(&loom(), &bounds(), model.clone());
+    let want = unwaited(&l.outcomes);
+    for m in must {
+        assert!(
+            want.iter().any(|o| o.contains(*m)),
+            "{what}: loom lacks {m}: {want:?}"
+        );
+    }
+    for split in 0..=8 {
+        let d = run_in(&Engine::Dpor, &bounds().split(split), model.clone());
+        let got = unwaited(&d.outcomes);
+        for o in want.difference(&got) {
+            eprintln!("{what}, cut at {split}, LOST:\n{o}");
+        }
+        assert_eq!(l.violations, d.violations, "{what}, cut at {split}");
+        assert_eq!(want, got, "{what}, cut at {split}");
+    }
+}
+
+/// A chain of pairs in a cut tree. `x2`, late at the same close as `x`, is met by
+/// `p`'s try at `pc`, and only then does its next step (a try at `o`) meet `x`
+/// waiting. The pair for `x` and that try is None in the first execution (the try's
+/// past holds `x2`, after the close), so the outcome needs `x2`'s own pair first and
+/// `x`'s pair found again in the execution it makes. Cut into units, the close (main's
+/// first steps) sits above the units at small depths, where every pair at its level is
+/// dropped and only the expanded level's branches, with their sleep sets, are left;
+/// at larger depths the close is a unit's root or inside a unit, where the pair's
+/// first goroutine may be asleep since the unit's start (`Cover::Cut` then drops it,
+/// counting on a sibling above). The uncut run is
+/// `a_late_selects_partners_next_step_meets_another_late_select`; nothing tests it
+/// cut (each dropped insertion is a branch of an expanded level, and
+/// the sibling a goroutine asleep since the unit's start stands for runs its own pair
+/// anew), but it is the least argued part.
+#[test]
+fn a_chain_of_late_pairs_loses_nothing_in_a_cut_tree() {
+    let model: ModelFn = Arc::new(|go: &Go| {
+        let s = go.chan::<()>("s", 0);
+        let o: Chan<u8> = go.chan("o", 0);
+        let pc: Chan<u8> = go.chan("pc", 0);
+        let wg = go.waitgroup("wg");
+        wg.add(3);
+        let (a, b, w) = (s.clone(), o.clone(), wg.clone());
+        go.go("x", move |go| {
+            let mut f = go.select().recv(&a).recv(&b).wait();
+            let i = f.index;
+            let got = if i == Some(1) { f.take::<u8>() } else { None };
+            go.note(format!("x case {i:?} got {got:?}"));
+            w.done();
+        });
+        let (a, b, c, w) = (s.clone(), pc.clone(), o.clone(), wg.clone());
+        go.go("x2", move |go| {
+            let f = go.select().recv(&a).recv(&b).wait();
+            let t = go.select().send(&c, 1).default().wait();
+            go.note(format!("x2 case {:?} tried {:?}", f.index, t.index));
+            w.done();
+        });
+        let (b, w) = (pc.clone(), wg.clone());
+        go.go("p", move |go| {
+            let f = go.select().send(&b, 2).default().wait();
+            go.note(format!("p tried {:?}", f.index));
+            w.done();
+        });
+        s.close();
+        wg.wait();
+    });
+    late_cut_like_loom(
+        "chain",
+        model,
+        &[
+            "x case Some(1) got Some(1)",
+            "x2 case Some(1) tried Some(0)",
+        ],
+    );
+}
+
+/// The same with the close in a goroutine of its own, started last, so that the
+/// first execution has the close deep in the tree (a unit's root at some depth, inside
+/// a unit at others), and the worker started by it (`start`) meets a consumer late to
+/// `start` (`a_worker_started_by_a_goroutines_close_meets_a_consumer_late_to_it`,
+/// uncut there). Two closes by two goroutines: the pair goes in at the consumer's own
+/// close, which may be above the units while the worker's is below.
+#[test]
+fn a_worker_started_by_a_close_meets_its_consumer_in_a_cut_tree() {
+    let model: ModelFn = Arc::new(|go: &Go| {
+        let start = go.chan::<()>("start", 0);
+        let quit = go.chan::<()>("quit", 0);
+        let out: Chan<u8> = go.chan("out", 0);
+        let wg = go.waitgroup("wg");
+        wg.add(3);
+        let (st, q, o, w) = (start.clone(), quit.clone(), out.clone(), wg.clone());
+        go.go("worker", move |go| {
+            let _ = st.recv();
+            let f = go.select().recv(&q).send(&o, 1).wait();
+            go.note(format!("worker case {:?}", f.index));
+            w.done();
+        });
+        let (st, o, w) = (start.clone(), out.clone(), wg.clone());
+        go.go("consumer", move |go| {
+            let mut f = go.select().recv(&st).recv(&o).wait();
+            let i = f.index;
+            let got = if i == Some(1) { f.take::<u8>() } else { None };
+            go.note(format!("consumer case {i:?} got {got:?}"));
+            w.done();
+        });
+        let (st, w) = (start.clone(), wg.clone());
+        go.go("closer", move |_| {
+            st.close();
+            w.done();
+        });
+        quit.close();
+        wg.wait();
+    });
+    late_cut_like_loom(
+        "worker",
+        model,
+        &["worker case Some(1)", "consumer case Some(1) got Some(1)"],
+    );
+}
+
+/// The window (a select that took a place before the close, a send case at the
+/// closed channel: `Late::quiet` reads the receive line) in a cut tree: the close's
+/// race with the late select stands there, and where the close is above the units
+/// that race is dropped too, left to the expanded level. Uncut:
+/// `a_select_that_took_a_place_before_the_close_keeps_the_late_selects_race`.
+///
+#[test]
+fn a_select_before_the_close_meets_a_late_select_in_a_cut_tree() {
+    let model: ModelFn = Arc::new(|go: &Go| {
+        let s: Chan<u8> = go.chan("s", 0);
+        let o: Chan<u8> = go.chan("o", 0);
+        let p: Chan<u8> = go.chan("p", 0);
+        let (mz, mx) = (go.mutex("mz"), go.mutex("mx"));
+        let wg = go.waitgroup("wg");
+        wg.add(2);
+        let (zs, zp, w) = (s.clone(), p.clone(), wg.clone());
+        go.go("z", move |go| {
+            mz.lock();
+            mz.unlock();
+            let mut f = go.select().send(&zs, 1).recv(&zp).wait();
+            let i = f.index;
+            let got = if i == Some(1) {
+                f.take::<u8>()
+            } else {
+                zp.recv()
+            };
+            go.note(format!("z case {i:?} got {got:?}"));
+            w.done();
+        });
+        let (xs, xo, w) = (s.clone(), o.clone(), wg.clone());
+        go.go("x", move |go| {
+            mx.lock();
+            mx.unlock();
+            let mut f = go.select().recv(&xs).recv(&xo).wait();
+            let got = first_value(&mut f);
+            go.note(format!("x case {:?} got {got:?}", f.index));
+            w.done();
+        });
+        p.send(7);
+        s.close();
+        wg.wait();
+    });
+    late_cut_like_loom("window", model, &["x case Some(0) got Some(1)"]);
+}
+
+/// A late select whose other channel is closed later, by a goroutine whose close
+/// is ordered after the select through a step that is no partner: `w` selects `<-s`
+/// or `<-p` (two cases ready after main's close of `s`: a write of `s`, dependent with
+/// the late select but not at `o`), then closes `o`. So `o`'s close is no direct race
+/// of `x` (`w`'s select stands between), and `w`'s select is no partner (it touches
+/// `s` and `p` only). The outcome: `x` waits at both, `w` takes `p` before main's
+/// close and closes `o`, which completes `x` on case 1; `x`'s try then finds `s` open.
+/// Reached through `x`'s race with `w`'s select (which moves the
+/// select before `x`, making `x` not quiet), that select's race with the close, and
+/// then `o`'s close's direct race with `x` (two cases ready, a write, raced with main's
+/// close as any step).
+#[test]
+fn a_close_of_a_late_selects_other_channel_ordered_through_a_write_completes_it_first() {
+    let model: ModelFn = Arc::new(|go: &Go| {
+        let s = go.chan::<u8>("s", 0);
+        let o = go.chan::<u8>("o", 0);
+        let p = go.chan::<u8>("p", 0);
+        let mx = go.mutex("mx");
+        let wg = go.waitgroup("wg");
+        wg.add(3);
+        let (xs, xo, w) = (s.clone(), o.clone(), wg.clone());
+        go.go("x", move |go| {
+            mx.lock();
+            mx.unlock();
+            let f = go.select().recv(&xs).recv(&xo).wait();
+            let t = go.select().recv(&xs).default().wait();
+            go.note(format!("x case {:?} then {:?}", f.index, t.index));
+            w.done();
+        });
+        let (pp, w) = (p.clone(), wg.clone());
+        go.go("pp", move |_| {
+            pp.send(1);
+            w.done();
+        });
+        let (ws, wp, wo, w) = (s.clone(), p.clone(), o.clone(), wg.clone());
+        go.go("w", move |go| {
+            let f = go.select().recv(&ws).recv(&wp).wait();
+            go.note(format!("w case {:?}", f.index));
+            wo.close();
+            w.done();
+        });
+        s.close();
+        wg.wait();
+    });
+    let (l, d) = same_as_loom_in(&bounds(), model);
+    for (who, c) in [("loom", &l), ("dpor", &d)] {
+        let got = unwaited(&c.outcomes);
+        assert!(
+            got.iter()
+                .any(|o| o.contains("x case Some(1) then None") && o.contains("w case Some(1)")),
+            "{who}: {got:?}"
+        );
+    }
+}
+
+/// Two closes of two channels that are both a receive case of one select: late to
+/// `s1`'s close (`s2` still open), the select is quiet; `s2`'s close after it is a
+/// close, so no partner, and races with it directly: reversed, the select finds two
+/// cases ready (a write), whose race with `s1`'s close then puts it before that close,
+/// late to `s2`'s. The outcome: `x` takes case 1 and its try at `s1` then finds it
+/// open (completed by `s2`'s close before `s1`'s). Both closes in goroutines of their
+/// own, started after `x`, so the first execution has both after `x`'s private step.
+///
+#[test]
+fn a_select_at_two_channels_closed_apart_is_completed_by_the_later_close_first() {
+    let model: ModelFn = Arc::new(|go: &Go| {
+        let s1 = go.chan::<u8>("s1", 0);
+        let s2 = go.chan::<u8>("s2", 0);
+        let mx = go.mutex("mx");
+        let wg = go.waitgroup("wg");
+        wg.add(3);
+        let (k1, w) = (s1.clone(), wg.clone());
+        go.go("k1", move |_| {
+            k1.close();
+            w.done();
+        });
+        let (a1, a2, w) = (s1.clone(), s2.clone(), wg.clone());
+        go.go("x", move |go| {
+            mx.lock();
+            mx.unlock();
+            let f = go.select().recv(&a1).recv(&a2).wait();
+            let t = go.select().recv(&a1).default().wait();
+            go.note(format!("x case {:?} then {:?}", f.index, t.index));
+            w.done();
+        });
+        let (k2, w) = (s2.clone(), wg.clone());
+        go.go("k2", move |_| {
+            k2.close();
+            w.done();
+        });
+        wg.wait();
+    });
+    let (_, d) = same_as_loom_in(&bounds(), model);
+    let got = unwaited(&d.outcomes);
+    assert!(
+        got.iter().any(|o| o.contains("x case Some(1) then None")),
+        "{got:?}"
+    );
+}
+
+/// Three cases: a late select at `s1` (closed), `s2` (closed later by
+/// `k2`) and `o`, met at `o` by a try of `y` after the first close. The pair (`x`
+/// waiting, `y`'s try) and `s2`'s close's direct race must both be there; the outcome
+/// `x` got 1 from the try with its own try at `s1` open needs the pair, `x` case 1
+/// with `s1` open the write.
+#[test]
+fn a_late_select_at_three_channels_two_closed_apart_meets_a_try() {
+    let model: ModelFn = Arc::new(|go: &Go| {
+        let s1 = go.chan::<u8>("s1", 0);
+        let s2 = go.chan::<u8>("s2", 0);
+        let o = go.chan::<u8>("o", 0);
+        let mx = go.mutex("mx");
+        let wg = go.waitgroup("wg");
+        wg.add(3);
+        let (a1, a2, ao, w) = (s1.clone(), s2.clone(), o.clone(), wg.clone());
+        go.go("x", move |go| {
+            mx.lock();
+            mx.unlock();
+            let mut f = go.select().recv(&a1).recv(&a2).recv(&ao).wait();
+            let i = f.index;
+            let got = if i == Some(2) { f.take::<u8>() } else { None };
+            let t = go.select().recv(&a1).default().wait();
+            go.note(format!("x case {i:?} got {got:?} then {:?}", t.index));
+            w.done();
+        });
+        let (k2, w) = (s2.clone(), wg.clone());
+        go.go("k2", move |_| {
+            k2.close();
+            w.done();
+        });
+        let (yo, w) = (o.clone(), wg.clone());
+        go.go("y", move |go| {
+            let f = go.select().send(&yo, 1).default().wait();
+            go.note(format!("y tried {:?}", f.index));
+            w.done();
+        });
+        s1.close();
+        wg.wait();
+    });
+    let (_, d) = same_as_loom_in(&bounds(), model);
+    let got = unwaited(&d.outcomes);
+    for want in [
+        "x case Some(2) got Some(1) then None",
+        "x case Some(1) got None then None",
+    ] {
+        assert!(got.iter().any(|o| o.contains(want)), "{want}: {got:?}");
+    }
+}
+
+/// A plain receive `r` parked at `o` before the close, a plain send `y` after the
+/// close taking its place, and the select late after both: `r`'s join would be seen
+/// by the select waiting (same side, a taker tells them apart), but `r` is in the
+/// select's `pre` (the past of `y`, which depends on the select and is not ordered
+/// before the close), so the window does not flag it and the select is quiet. Its pair
+/// with `y` runs the select waiting behind `r`, where `y` takes `r` again; only the
+/// joins' race that the taker finds in that execution puts the select first. Outcome:
+/// `x` gets 1 from `y` before the close (its try finds `s` open) and `r` gets 2 from
+/// `z`'s try.
+#[test]
+fn a_late_select_meets_the_sender_that_took_a_receiver_parked_before_the_close() {
+    let model: ModelFn = Arc::new(|go: &Go| {
+        let s = go.chan::<u8>("s", 0);
+        let o = go.chan::<u8>("o", 0);
+        let mx = go.mutex("mx");
+        let wg = go.waitgroup("wg");
+        wg.add(5);
+        let (ro, w) = (o.clone(), wg.clone());
+        go.go("r", move |go| {
+            let v = ro.recv();
+            go.note(format!("r got {v:?}"));
+            w.done();
+        });
+        let (ks, w) = (s.clone(), wg.clone());
+        go.go("k", move |_| {
+            ks.close();
+            w.done();
+        });
+        let (yo, w) = (o.clone(), wg.clone());
+        go.go("y", move |_| {
+            yo.send(1);
+            w.done();
+        });
+        let (xs, xo, w) = (s.clone(), o.clone(), wg.clone());
+        go.go("x", move |go| {
+            mx.lock();
+            mx.unlock();
+            let mut f = go.select().recv(&xs).recv(&xo).wait();
+            let i = f.index;
+            let got = if i == Some(1) { f.take::<u8>() } else { None };
+            let t = go.select().recv(&xs).default().wait();
+            go.note(format!("x case {i:?} got {got:?} then {:?}", t.index));
+            w.done();
+        });
+        let (zo, w) = (o.clone(), wg.clone());
+        go.go("z", move |go| {
+            let f = go.select().send(&zo, 2).default().wait();
+            go.note(format!("z tried {:?}", f.index));
+            w.done();
+        });
+        wg.wait();
+    });
+    let (_, d) = same_as_loom_in(&bounds(), model);
+    let got = unwaited(&d.outcomes);
+    assert!(
+        got.iter()
+            .any(|o| o.contains("x case Some(1) got Some(1) then None")
+                && o.contains("r got Some(2)")),
+        "{got:?}"
+    );
+}
+
+/// Wake edges right before the late select. `k` (started first, so the
+/// default schedule runs it before `x`) waits for `y`'s start signal, then hands 9 to
+/// `x`, parked at `q` (form 0: the hand-off names `x`'s wake-up, `Wake`), or releases
+/// the WaitGroup `x` is kept back at (form 1), and then closes `s`: `x`'s woken step
+/// lies between the close and the select, ordered
+/// after `k`'s step before the close but not after the close, so the select is quiet,
+/// and `y`'s try at `o` after it is a partner whose pair must hold that woken step.
+/// Outcome: `x` gets 1 from `y` before the close (its try finds `s` open).
+///
+#[test]
+fn a_late_select_woken_just_before_it_is_met_by_a_try() {
+    for form in 0..2 {
+        let model: ModelFn = Arc::new(move |go: &Go| {
+            let s = go.chan::<u8>("s", 0);
+            let o = go.chan::<u8>("o", 0);
+            let q = go.chan::<u8>("q", 0);
+            let start = go.chan::<u8>("start", 0);
+            let gate = go.waitgroup("gate");
+            let wg = go.waitgroup("wg");
+            gate.add(1);
+            wg.add(3);
+            let (ks, kq, kst, kg, w) = (
+                s.clone(),
+                q.clone(),
+                start.clone(),
+                gate.clone(),
+                wg.clone(),
+            );
+            go.go("k", move |_| {
+                let _ = kst.recv();
+                if form == 0 {
+                    kq.send(9);
+                } else {
+                    kg.done();
+                }
+                ks.close();
+                w.done();
+            });
+            let (xs, xo, xq, xg, w) = (s.clone(), o.clone(), q.clone(), gate.clone(), wg.clone());
+            go.go("x", move |go| {
+                if form == 0 {
+                    let _ = xq.recv();
+                } else {
+                    xg.wait();
+                }
+                let mut f = go.select().recv(&xs).recv(&xo).wait();
+                let i = f.index;
+                let got = if i == Some(1) { f.take::<u8>() } else { None };
+                let t = go.select().recv(&xs).default().wait();
+                go.note(format!("x case {i:?} got {got:?} then {:?}", t.index));
+                w.done();
+            });
+            let (yst, yo, w) = (start.clone(), o.clone(), wg.clone());
+            go.go("y", move |go| {
+                yst.send(1);
+                let f = go.select().send(&yo, 1).default().wait();
+                go.note(format!("y tried {:?}", f.index));
+                w.done();
+            });
+            wg.wait();
+        });
+        let (_, d) = same_as_loom_in(&bounds(), model);
+        let got = unwaited(&d.outcomes);
+        assert!(
+            got.iter()
+                .any(|o| o.contains("x case Some(1) got Some(1) then None")),
+            "form {form}: {got:?}"
+        );
+    }
+}
+
+/// A late select beside a `time.After` in `any` time, the tick a goroutine's step
+/// (`tick_hand`): after the close the tick is a half that waits (a join of the send
+/// line the select reads: no partner, a direct race), and a try at the timer's channel
+/// by `y` is a partner. Outcomes: `x` takes the tick before the close (its try finds
+/// `s` open), and `y`'s try takes the tick while `x` takes `s`.
+#[test]
+fn a_late_select_beside_a_tick_in_any_time_reaches_what_loom_reaches() {
+    let model: ModelFn = Arc::new(|go: &Go| {
+        let t = go.after("t", Duration::from_millis(5));
+        let s = go.chan::<u8>("s", 0);
+        let mx = go.mutex("mx");
+        let wg = go.waitgroup("wg");
+        wg.add(3);
+        let (ks, w) = (s.clone(), wg.clone());
+        go.go("k", move |_| {
+            ks.close();
+            w.done();
+        });
+        let (xs, xt, w) = (s.clone(), t.clone(), wg.clone());
+        go.go("x", move |go| {
+            mx.lock();
+            mx.unlock();
+            let f = go.select().recv(&xs).recv(&xt).wait();
+            let u = go.select().recv(&xs).default().wait();
+            go.note(format!("x case {:?} then {:?}", f.index, u.index));
+            w.done();
+        });
+        let (yt, w) = (t.clone(), wg.clone());
+        go.go("y", move |go| {
+            let f = go.select().recv(&yt).default().wait();
+            go.note(format!("y tried {:?}", f.index));
+            w.done();
+        });
+        wg.wait();
+    });
+    let (_, d) = same_as_loom_in(&bounds(), model);
+    let got = unwaited(&d.outcomes);
+    for want in ["x case Some(1) then None", "y tried Some(0)"] {
+        assert!(got.iter().any(|o| o.contains(want)), "{want}: {got:?}");
+    }
+}
+
+/// Three late selects pairwise at two channels, all at one closed channel:
+/// `p1` sends at `a`, `p2` receives at `a` or sends at `b`, `p3` receives at `b`, each
+/// beside `<-s`, main closing `s` first so that all three are late in the first
+/// execution; each then tries `s`. The pairs must reach both hand-offs before the
+/// close (and the tries finding `s` open).
+#[test]
+fn three_late_selects_in_a_chain_pair_before_the_close() {
+    let model: ModelFn = Arc::new(|go: &Go| {
+        let s = go.chan::<u8>("s", 0);
+        let a = go.chan::<u8>("a", 0);
+        let b = go.chan::<u8>("b", 0);
+        let wg = go.waitgroup("wg");
+        wg.add(3);
+        let (ps, pa, w) = (s.clone(), a.clone(), wg.clone());
+        go.go("p1", move |go| {
+            let f = go.select().recv(&ps).send(&pa, 1).wait();
+            let t = go.select().recv(&ps).default().wait();
+            go.note(format!("p1 case {:?} then {:?}", f.index, t.index));
+            w.done();
+        });
+        let (ps, pa, pb, w) = (s.clone(), a.clone(), b.clone(), wg.clone());
+        go.go("p2", move |go| {
+            let mut f = go.select().recv(&ps).recv(&pa).send(&pb, 2).wait();
+            let i = f.index;
+            let got = if i == Some(1) { f.take::<u8>() } else { None };
+            let t = go.select().recv(&ps).default().wait();
+            go.note(format!("p2 case {i:?} got {got:?} then {:?}", t.index));
+            w.done();
+        });
+        let (ps, pb, w) = (s.clone(), b.clone(), wg.clone());
+        go.go("p3", move |go| {
+            let mut f = go.select().recv(&ps).recv(&pb).wait();
+            let i = f.index;
+            let got = if i == Some(1) { f.take::<u8>() } else { None };
+            let t = go.select().recv(&ps).default().wait();
+            go.note(format!("p3 case {i:?} got {got:?} then {:?}", t.index));
+            w.done();
+        });
+        s.close();
+        wg.wait();
+    });
+    let (_, d) = same_as_loom_in(&bounds(), model);
+    let got = unwaited(&d.outcomes);
+    for want in [
+        "p2 case Some(1) got Some(1) then None",
+        "p3 case Some(1) got Some(2) then None",
+    ] {
+        assert!(got.iter().any(|o| o.contains(want)), "{want}: {got:?}");
+    }
+}
+
+/// Main closes and returns at once (it then waits for the others, `Joining`); a
+/// plain send at the select's other channel may wait for ever (a deadlock where the
+/// select came late and took `s`). The send joins the line the select reads (no
+/// partner, a direct race); the hand-off must still be reached, and with the select
+/// completed before the close (its try finds `s` open).
+#[test]
+fn a_late_select_beside_a_sender_left_waiting_when_main_returns() {
+    let model: ModelFn = Arc::new(|go: &Go| {
+        let s = go.chan::<u8>("s", 0);
+        let o = go.chan::<u8>("o", 0);
+        let mx = go.mutex("mx");
+        let (xs, xo) = (s.clone(), o.clone());
+        go.go("x", move |go| {
+            mx.lock();
+            mx.unlock();
+            let mut f = go.select().recv(&xs).recv(&xo).wait();
+            let i = f.index;
+            let got = if i == Some(1) { f.take::<u8>() } else { None };
+            let t = go.select().recv(&xs).default().wait();
+            go.note(format!("x case {i:?} got {got:?} then {:?}", t.index));
+        });
+        let yo = o.clone();
+        go.go("y", move |_| yo.send(1));
+        s.close();
+    });
+    let (l, d) = same_as_loom_in(&bounds(), model);
+    assert_eq!(l.violations, d.violations);
+    let got = unwaited(&d.outcomes);
+    assert!(
+        got.iter()
+            .any(|o| o.contains("x case Some(1) got Some(1) then None")),
+        "{got:?}"
+    );
+}
+
+/// A nil channel's case beside the closed one and the one a try meets (nil cases
+/// are not declared, so `at` counts the declared cases only: `hand_into`'s `at` and
+/// `Mode::Closed`'s must agree), and a select naming `o` twice (no half: a write, not
+/// late). Loom's outcomes, the hand-off from the try among them.
+#[test]
+fn a_late_select_with_a_nil_case_or_a_channel_named_twice_meets_a_try() {
+    for form in 0..2 {
+        let model: ModelFn = Arc::new(move |go: &Go| {
+            let s = go.chan::<u8>("s", 0);
+            let o = go.chan::<u8>("o", 0);
+            let n = go.nil_chan::<u8>("n");
+            let mx = go.mutex("mx");
+            let wg = go.waitgroup("wg");
+            wg.add(2);
+            let (xs, xo, xn, w) = (s.clone(), o.clone(), n.clone(), wg.clone());
+            go.go("x", move |go| {
+                mx.lock();
+                mx.unlock();
+                let mut f = if form == 0 {
+                    go.select().recv(&xn).recv(&xs).recv(&xo).wait()
+                } else {
+                    go.select().recv(&xs).recv(&xo).recv(&xo).wait()
+                };
+                let i = f.index;
+                let got = f.take::<u8>();
+                let t = go.select().recv(&xs).default().wait();
+                go.note(format!("x case {i:?} got {got:?} then {:?}", t.index));
+                w.done();
+            });
+            let (yo, w) = (o.clone(), wg.clone());
+            go.go("y", move |go| {
+                let f = go.select().send(&yo, 1).default().wait();
+                go.note(format!("y tried {:?}", f.index));
+                w.done();
+            });
+            s.close();
+            wg.wait();
+        });
+        let (_, d) = same_as_loom_in(&bounds(), model);
+        let got = unwaited(&d.outcomes);
+        assert!(
+            got.iter()
+                .any(|o| o.contains("got Some(1) then None") && o.contains("y tried Some(0)")),
+            "form {form}: {got:?}"
+        );
+    }
+}
+
+/// A partner whose goroutine first receives from the closed channel (a
+/// plain receive that commutes with the close: not ordered after it, so in the
+/// partner's `need`, and run before the close the pair's sequence blocks there, an
+/// infeasible head that expands the level), in a loop, against a late select in a
+/// loop. Checks the search ends (bounded) and reaches loom's outcomes; a loss of
+/// termination would show as a stop at the bound.
+#[test]
+fn infeasible_late_pairs_in_loops_end() {
+    let model: ModelFn = Arc::new(|go: &Go| {
+        let s = go.chan::<u8>("s", 0);
+        let o = go.chan::<u8>("o", 0);
+        let wg = go.waitgroup("wg");
+        wg.add(2);
+        let (xs, xo, w) = (s.clone(), o.clone(), wg.clone());
+        go.go("x", move |go| {
+            let mut seen = Vec::new();
+            for _ in 0..2 {
+                let mut f = go.select().recv(&xs).recv(&xo).wait();
+                seen.push((f.index, f.take::<u8>()));
+            }
+            go.note(format!("x saw {seen:?}"));
+            w.done();
+        });
+        let (ys, yo, w) = (s.clone(), o.clone(), wg.clone());
+        go.go("y", move |go| {
+            let mut tried = Vec::new();
+            for v in 1..=2u8 {
+                let _ = ys.recv();
+                tried.push(go.select().send(&yo, v).default().wait().index);
+            }
+            go.note(format!("y tried {tried:?}"));
+            w.done();
+        });
+        s.close();
+        wg.wait();
+    });
+    let b = bounds()
+        .max_executions(20_000)
+        .time_limit(Duration::from_secs(120));
+    let d = census(&Engine::Dpor, &b, model.clone()).expect("ran");
+    assert_eq!(
+        d.explored.stop,
+        Stop::Exhausted,
+        "dpor did not end: {} executions",
+        d.explored.executions
+    );
+    same_as_loom_in(&bounds(), model);
+}
