@@ -1516,9 +1516,9 @@ fn fan_in_both_sides(n: usize, shared: bool, closer: bool) -> ModelFn {
 /// with a channel each, where they were 2, 8, 48, 384, 3,840 (2^n n!: such a select
 /// a write), and n! with one shared channel (which worker main meets, as plain sends
 /// and receives: 1, 2, 6, 24, 120, 720), where they were 2, 10, 84, 1,008, 15,840,
-/// 332,640. With a goroutine closing stop at any point (2^n executions: each select
-/// after the close races with it), every outcome DFS (n = 1) and loom (n = 2..4;
-/// one shared channel, 3) reach.
+/// 332,640. With a goroutine closing stop at any point, n + 1 executions, its
+/// behaviours (2^n while each select after the close raced with it: `late.rs`), and
+/// every outcome DFS (n = 1) and loom (n = 2..4; one shared channel, 3) reach.
 #[test]
 fn a_fan_in_with_selects_on_both_sides_is_one_execution() {
     // DFS checks n = 1, 2 without the closer; with it n = 1 (its n = 2 is the
