@@ -3768,6 +3768,7 @@ fn a_worker_started_by_a_close_meets_a_consumer_late_to_it() {
 
 /// As above, `start` closed by a goroutine of its own, so that the first execution
 /// has the worker's close (`quit`) first.
+/// Uncut, and cut at every depth to 8 (`late_cut_like_loom`).
 #[test]
 fn a_worker_started_by_a_goroutines_close_meets_a_consumer_late_to_it() {
     let model: ModelFn = Arc::new(|go: &Go| {
@@ -3799,12 +3800,17 @@ fn a_worker_started_by_a_goroutines_close_meets_a_consumer_late_to_it() {
         quit.close();
         wg.wait();
     });
-    let (_, d) = same_as_loom_in(&bounds(), model);
+    let (_, d) = same_as_loom_in(&bounds(), model.clone());
     let got = unwaited(&d.outcomes);
     assert!(
         got.iter().any(|o| o.contains("worker case Some(1)")
             && o.contains("consumer case Some(1) got Some(1)")),
         "{got:?}"
+    );
+    late_cut_like_loom(
+        "worker",
+        model,
+        &["worker case Some(1)", "consumer case Some(1) got Some(1)"],
     );
 }
 
@@ -3850,6 +3856,7 @@ fn a_try_whose_past_follows_another_close_meets_a_late_select() {
 /// A chain of pairs: `x2`, late at the same close as `x`, is met by a try at `p`,
 /// and its next step, a try at `o`, meets `x` waiting. The first pair's execution
 /// has `x2`'s next step before the close, where the second pair applies.
+/// Uncut, and cut at every depth to 8 (`late_cut_like_loom`).
 #[test]
 fn a_late_selects_partners_next_step_meets_another_late_select() {
     let model: ModelFn = Arc::new(|go: &Go| {
@@ -3882,12 +3889,20 @@ fn a_late_selects_partners_next_step_meets_another_late_select() {
         s.close();
         wg.wait();
     });
-    let (_, d) = same_as_loom_in(&bounds(), model);
+    let (_, d) = same_as_loom_in(&bounds(), model.clone());
     let got = unwaited(&d.outcomes);
     assert!(
         got.iter().any(|o| o.contains("x case Some(1) got Some(1)")
             && o.contains("x2 case Some(1) tried Some(0)")),
         "{got:?}"
+    );
+    late_cut_like_loom(
+        "chain",
+        model,
+        &[
+            "x case Some(1) got Some(1)",
+            "x2 case Some(1) tried Some(0)",
+        ],
     );
 }
 
@@ -4044,6 +4059,7 @@ fn a_select_after_its_own_close_is_not_paired_where_main_closes() {
 /// select not quiet (`Late::quiet`'s window), and the close's race with it stands.
 /// Lost with the window counting only the steps that would have met it waiting, the
 /// closed channel's line left out (the second review).
+/// Uncut, and cut at every depth to 8 (`late_cut_like_loom`).
 #[test]
 fn a_select_that_took_a_place_before_the_close_keeps_the_late_selects_race() {
     let model: ModelFn = Arc::new(|go: &Go| {
@@ -4085,7 +4101,7 @@ fn a_select_that_took_a_place_before_the_close_keeps_the_late_selects_race() {
         s.close();
         wg.wait();
     });
-    let (l, d) = same_as_loom_in(&bounds(), model);
+    let (l, d) = same_as_loom_in(&bounds(), model.clone());
     for (who, c) in [("loom", &l), ("dpor", &d)] {
         let got = unwaited(&c.outcomes);
         assert!(
@@ -4093,6 +4109,7 @@ fn a_select_that_took_a_place_before_the_close_keeps_the_late_selects_race() {
             "{who}: {got:?}"
         );
     }
+    late_cut_like_loom("window", model, &["x case Some(0) got Some(1)"]);
 }
 
 /// The same, the case by which `z` takes a place a send.
@@ -4342,151 +4359,6 @@ fn late_cut_like_loom(what: &str, model: ModelFn, must: &[&str]) {
     }
 }
 
-/// A chain of pairs in a cut tree. `x2`, late at the same close as `x`, is met by
-/// `p`'s try at `pc`, and only then does its next step (a try at `o`) meet `x`
-/// waiting. The pair for `x` and that try is None in the first execution (the try's
-/// past holds `x2`, after the close), so the outcome needs `x2`'s own pair first and
-/// `x`'s pair found again in the execution it makes. Cut into units, the close (main's
-/// first steps) sits above the units at small depths, where every pair at its level is
-/// dropped and only the expanded level's branches, with their sleep sets, are left;
-/// at larger depths the close is a unit's root or inside a unit, where the pair's
-/// first goroutine may be asleep since the unit's start (`Cover::Cut` then drops it,
-/// counting on a sibling above). The uncut run is
-/// `a_late_selects_partners_next_step_meets_another_late_select`; nothing tests it
-/// cut (each dropped insertion is a branch of an expanded level, and
-/// the sibling a goroutine asleep since the unit's start stands for runs its own pair
-/// anew), but it is the least argued part.
-#[test]
-fn a_chain_of_late_pairs_loses_nothing_in_a_cut_tree() {
-    let model: ModelFn = Arc::new(|go: &Go| {
-        let s = go.chan::<()>("s", 0);
-        let o: Chan<u8> = go.chan("o", 0);
-        let pc: Chan<u8> = go.chan("pc", 0);
-        let wg = go.waitgroup("wg");
-        wg.add(3);
-        let (a, b, w) = (s.clone(), o.clone(), wg.clone());
-        go.go("x", move |go| {
-            let mut f = go.select().recv(&a).recv(&b).wait();
-            let i = f.index;
-            let got = if i == Some(1) { f.take::<u8>() } else { None };
-            go.note(format!("x case {i:?} got {got:?}"));
-            w.done();
-        });
-        let (a, b, c, w) = (s.clone(), pc.clone(), o.clone(), wg.clone());
-        go.go("x2", move |go| {
-            let f = go.select().recv(&a).recv(&b).wait();
-            let t = go.select().send(&c, 1).default().wait();
-            go.note(format!("x2 case {:?} tried {:?}", f.index, t.index));
-            w.done();
-        });
-        let (b, w) = (pc.clone(), wg.clone());
-        go.go("p", move |go| {
-            let f = go.select().send(&b, 2).default().wait();
-            go.note(format!("p tried {:?}", f.index));
-            w.done();
-        });
-        s.close();
-        wg.wait();
-    });
-    late_cut_like_loom(
-        "chain",
-        model,
-        &[
-            "x case Some(1) got Some(1)",
-            "x2 case Some(1) tried Some(0)",
-        ],
-    );
-}
-
-/// The same with the close in a goroutine of its own, started last, so that the
-/// first execution has the close deep in the tree (a unit's root at some depth, inside
-/// a unit at others), and the worker started by it (`start`) meets a consumer late to
-/// `start` (`a_worker_started_by_a_goroutines_close_meets_a_consumer_late_to_it`,
-/// uncut there). Two closes by two goroutines: the pair goes in at the consumer's own
-/// close, which may be above the units while the worker's is below.
-#[test]
-fn a_worker_started_by_a_close_meets_its_consumer_in_a_cut_tree() {
-    let model: ModelFn = Arc::new(|go: &Go| {
-        let start = go.chan::<()>("start", 0);
-        let quit = go.chan::<()>("quit", 0);
-        let out: Chan<u8> = go.chan("out", 0);
-        let wg = go.waitgroup("wg");
-        wg.add(3);
-        let (st, q, o, w) = (start.clone(), quit.clone(), out.clone(), wg.clone());
-        go.go("worker", move |go| {
-            let _ = st.recv();
-            let f = go.select().recv(&q).send(&o, 1).wait();
-            go.note(format!("worker case {:?}", f.index));
-            w.done();
-        });
-        let (st, o, w) = (start.clone(), out.clone(), wg.clone());
-        go.go("consumer", move |go| {
-            let mut f = go.select().recv(&st).recv(&o).wait();
-            let i = f.index;
-            let got = if i == Some(1) { f.take::<u8>() } else { None };
-            go.note(format!("consumer case {i:?} got {got:?}"));
-            w.done();
-        });
-        let (st, w) = (start.clone(), wg.clone());
-        go.go("closer", move |_| {
-            st.close();
-            w.done();
-        });
-        quit.close();
-        wg.wait();
-    });
-    late_cut_like_loom(
-        "worker",
-        model,
-        &["worker case Some(1)", "consumer case Some(1) got Some(1)"],
-    );
-}
-
-/// The window (a select that took a place before the close, a send case at the
-/// closed channel: `Late::quiet` reads the receive line) in a cut tree: the close's
-/// race with the late select stands there, and where the close is above the units
-/// that race is dropped too, left to the expanded level. Uncut:
-/// `a_select_that_took_a_place_before_the_close_keeps_the_late_selects_race`.
-///
-#[test]
-fn a_select_before_the_close_meets_a_late_select_in_a_cut_tree() {
-    let model: ModelFn = Arc::new(|go: &Go| {
-        let s: Chan<u8> = go.chan("s", 0);
-        let o: Chan<u8> = go.chan("o", 0);
-        let p: Chan<u8> = go.chan("p", 0);
-        let (mz, mx) = (go.mutex("mz"), go.mutex("mx"));
-        let wg = go.waitgroup("wg");
-        wg.add(2);
-        let (zs, zp, w) = (s.clone(), p.clone(), wg.clone());
-        go.go("z", move |go| {
-            mz.lock();
-            mz.unlock();
-            let mut f = go.select().send(&zs, 1).recv(&zp).wait();
-            let i = f.index;
-            let got = if i == Some(1) {
-                f.take::<u8>()
-            } else {
-                zp.recv()
-            };
-            go.note(format!("z case {i:?} got {got:?}"));
-            w.done();
-        });
-        let (xs, xo, w) = (s.clone(), o.clone(), wg.clone());
-        go.go("x", move |go| {
-            mx.lock();
-            mx.unlock();
-            let mut f = go.select().recv(&xs).recv(&xo).wait();
-            let got = first_value(&mut f);
-            go.note(format!("x case {:?} got {got:?}", f.index));
-            w.done();
-        });
-        p.send(7);
-        s.close();
-        wg.wait();
-    });
-    late_cut_like_loom("window", model, &["x case Some(0) got Some(1)"]);
-}
-
 /// A late select whose other channel is closed later, by a goroutine whose close
 /// is ordered after the select through a step that is no partner: `w` selects `<-s`
 /// or `<-p` (two cases ready after main's close of `s`: a write of `s`, dependent with
@@ -4549,7 +4421,6 @@ fn a_close_of_a_late_selects_other_channel_ordered_through_a_write_completes_it_
 /// late to `s2`'s. The outcome: `x` takes case 1 and its try at `s1` then finds it
 /// open (completed by `s2`'s close before `s1`'s). Both closes in goroutines of their
 /// own, started after `x`, so the first execution has both after `x`'s private step.
-///
 #[test]
 fn a_select_at_two_channels_closed_apart_is_completed_by_the_later_close_first() {
     let model: ModelFn = Arc::new(|go: &Go| {
@@ -4706,7 +4577,6 @@ fn a_late_select_meets_the_sender_that_took_a_receiver_parked_before_the_close()
 /// after `k`'s step before the close but not after the close, so the select is quiet,
 /// and `y`'s try at `o` after it is a partner whose pair must hold that woken step.
 /// Outcome: `x` gets 1 from `y` before the close (its try finds `s` open).
-///
 #[test]
 fn a_late_select_woken_just_before_it_is_met_by_a_try() {
     for form in 0..2 {
