@@ -497,6 +497,20 @@ pub(crate) fn show_states(f: Option<Fingerprint>) {
     STATE.with(|s| *s.borrow_mut() = f);
 }
 
+/// Which operation found its channel closed (`Mode::Closed`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum ClosedBy {
+    /// A plain receive, which commutes with the close too: had it come first it would
+    /// have waited, seen by nobody but a step at its channel, and the close would
+    /// have completed it.
+    Receive,
+    /// A select with no default, which had it come first would have waited at all
+    /// its channels, seen there: the race analysis's late select (`late.rs`).
+    Select,
+    /// A select with a default, which would not have waited.
+    Try,
+}
+
 /// How a step uses the objects it touches, for an engine that reduces.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Mode {
@@ -566,18 +580,8 @@ pub(crate) enum Mode {
     /// case (`at`, `sends` as for `Hand`) among unbuffered channels: it reads the
     /// channel, so such receives commute (each takes the zero value and syncs with the
     /// close); at a select's other channels it finds nobody of the other side, as a
-    /// taker does (`dpor::hand_into`). `waits`: a plain receive, which commutes with
-    /// the close too (had it come first it would have waited, seen by nobody but a step
-    /// at its channel, and the close would have completed it); not a select (waiting,
-    /// it is seen at its other channels) nor a try (it would not have waited).
-    /// `select`: a select with no default, which had it come first would have waited
-    /// at all its channels (the race analysis's late select, `race.rs`).
-    Closed {
-        sends: u64,
-        at: u32,
-        waits: bool,
-        select: bool,
-    },
+    /// taker does (`dpor::hand_into`). `by`: which operation found it so.
+    Closed { sends: u64, at: u32, by: ClosedBy },
     /// Touches nothing shared: a goroutine whose blocked operation another completed
     /// (a hand-off) only takes its result (see `State::hand_off`; a released `Wait`
     /// is `Released`); one that ends a wait that is no operation (main waiting for the

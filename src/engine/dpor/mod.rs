@@ -235,22 +235,19 @@ impl G {
             }
             // A plain receive that found its channel closed also reads its receive
             // line: the mark by which the close commutes with it (`deps::closes_on`).
-            // A select marks that line `Late` (`race.rs`: the close's race with it).
-            super::Mode::Closed {
-                sends,
-                at,
-                waits,
-                select,
-            } => {
+            // A select marks that line `Late` (`late.rs`: the close's race with it).
+            super::Mode::Closed { sends, at, by } => {
                 hand_into(next, None, (sends, 0), at, a);
+                let how = match by {
+                    super::ClosedBy::Receive => Access::Read,
+                    super::ClosedBy::Select => Access::Late,
+                    super::ClosedBy::Try => return,
+                };
                 let closed = next
                     .iter()
                     .filter(|x| x.1 == Access::Write)
                     .nth(at as usize);
-                if let Some(&(o, _)) = closed
-                    && (waits || select)
-                {
-                    let how = if waits { Access::Read } else { Access::Late };
+                if let Some(&(o, _)) = closed {
                     a.push((explorer::line(o, false), how));
                     a.sort_unstable();
                 }

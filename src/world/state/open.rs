@@ -2,6 +2,7 @@
 //! that is no event (`open`), and how does it use its objects (`mode`).
 
 use super::*;
+use crate::engine::ClosedBy;
 
 impl State {
     /// A WaitGroup's counter.
@@ -209,12 +210,11 @@ impl State {
                 ObjKind::Chan(c) if c.cap == 0 && !c.nil && !c.closed => self.hand(g, o, c, false),
                 // Every receive that finds the channel closed and empty gets the zero
                 // value and syncs with the close: they commute, and with the close
-                // (`Mode::Closed`'s `waits`).
+                // (`ClosedBy::Receive`).
                 ObjKind::Chan(c) if c.closed && c.buf.is_empty() => Mode::Closed {
                     sends: 0,
                     at: 0,
-                    waits: true,
-                    select: false,
+                    by: ClosedBy::Receive,
                 },
                 _ => Mode::Write,
             },
@@ -325,8 +325,7 @@ impl State {
             (Some((at, &(o, false))), None) if buffered == 0 && self.closed(o) => Mode::Closed {
                 sends,
                 at: at as u32,
-                waits: false,
-                select: true,
+                by: ClosedBy::Select,
             },
             // One case ready, the tick alone in its timer's channel: it takes the
             // tick's place, as it would take a waiting sender's (`tick_hand`).
@@ -397,13 +396,10 @@ impl State {
             return m;
         }
         match self.select_hand(g) {
-            Mode::Closed {
-                sends, at, waits, ..
-            } => Mode::Closed {
+            Mode::Closed { sends, at, .. } => Mode::Closed {
                 sends,
                 at,
-                waits,
-                select: false,
+                by: ClosedBy::Try,
             },
             _ => Mode::Write,
         }

@@ -44,8 +44,8 @@ fn conflict_in(a: &[(Obj, Access)], b: &[(Obj, Access)], joins: bool) -> bool {
 /// takes it off its other channels (`Access::Withdraw`), where it never came had it
 /// come after; and a receive that reads the channel closed came after the close, so
 /// after every join. Also whether `a` closes a channel that `b`, a plain receive,
-/// found closed (it reads the channel and its receive line: `Mode::Closed`'s
-/// `waits`): had it come first it would have waited there, and the close completed
+/// found closed (it reads the channel and its receive line: `ClosedBy::Receive`):
+/// had it come first it would have waited there, and the close completed
 /// it, for the close found nobody it could have met (`Mode::Close`: no sender
 /// waiting, no value in the buffer); a step that could have met it between writes
 /// the channel, which it reads.
@@ -152,6 +152,19 @@ impl Index {
         let t = self.tids.iter().find(|t| t.0 == tid)?;
         ones_rev_below(&t.1, j).next()
     }
+}
+
+/// Whether position `i` is in bit set `set`.
+pub(super) fn has(set: &[u64], i: usize) -> bool {
+    set[i / 64] >> (i % 64) & 1 == 1
+}
+
+/// Adds position `m` and its happens-before row `row` (what it happens after) to `set`.
+pub(super) fn add_past(set: &mut [u64], row: &[u64], m: usize) {
+    for (x, y) in set.iter_mut().zip(row) {
+        *x |= y;
+    }
+    set[m / 64] |= 1 << (m % 64);
 }
 
 /// Into `out`: every event before `j`.

@@ -4,7 +4,7 @@
 //! behaviour. So the close's race with it is not reversed where the wait would have
 //! been seen by nobody else (`Late::quiet`); what waiting there could have met, a
 //! step after the close at one of its other channels, is raced with it directly
-//! (`Late::pair`). Soundness: docs/dpor.md, "A select after a close".
+//! (`Late::pair`). Soundness: docs/dpor.md, the late-select row of the reductions.
 
 use super::*;
 
@@ -42,7 +42,6 @@ impl Late {
     /// before the close that it is not ordered after would have met it waiting
     /// (`window`). Else the close's race with it is reversed as any race.
     pub(super) fn quiet(evs: &[&Event], sigs: &[u64], pred: &[Vec<u64>], x: usize) -> Option<Late> {
-        let has = |s: &[u64], i: usize| s[i / 64] >> (i % 64) & 1 == 1;
         let (c, s) = closed_by(evs, x)?;
         let e = evs[x];
         // Its own goroutine's close: it could not have come first.
@@ -92,10 +91,7 @@ impl Late {
         // the close, it could have come before them, and waited there).
         let mut pre = vec![0u64; pred[x].len()];
         for m in (0..x).filter(|&m| m != c && dep(m) && !has(&pred[c], m)) {
-            for (p, q) in pre.iter_mut().zip(&pred[m]) {
-                *p |= q;
-            }
-            pre[m / 64] |= 1 << (m % 64);
+            add_past(&mut pre, &pred[m], m);
         }
         // The close completes every receive waiting at its line alike: a join there
         // does not see it. A step that reads that line does (a select that took
@@ -131,7 +127,6 @@ impl Late {
         pred: &[Vec<u64>],
         y: usize,
     ) -> Option<(usize, Vec<Event>)> {
-        let has = |s: &[u64], i: usize| s[i / 64] >> (i % 64) & 1 == 1;
         let (x, c) = (self.x, self.c);
         let (ex, ey) = (evs[x], evs[y]);
         if y <= c
@@ -158,10 +153,7 @@ impl Late {
         };
         let mut need = pred[x].clone();
         for m in (0..y).filter(|&m| m != cy && dependent_sig(evs[m], sigs[m], ey, sigs[y])) {
-            for (p, q) in need.iter_mut().zip(&pred[m]) {
-                *p |= q;
-            }
-            need[m / 64] |= 1 << (m % 64);
+            add_past(&mut need, &pred[m], m);
         }
         let mut seq = Vec::new();
         for m in c + 1..x.max(y) {

@@ -85,7 +85,7 @@ pub enum Access {
     Tag,
     /// Marks a select with no default that found its channel closed (the receive
     /// line of that channel): conflicts with nothing. The race analysis reads it to
-    /// treat the select as one that came late to a close (`race.rs`, `Late`).
+    /// treat the select as one that came late to a close (`late.rs`).
     Late,
 }
 

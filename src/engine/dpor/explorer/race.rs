@@ -13,7 +13,6 @@ impl Explorer {
         let n = self.pos;
         let race_stop = self.race_stop;
         let words = n.div_ceil(64).max(1);
-        let has = |s: &[u64], i: usize| s[i / 64] >> (i % 64) & 1 == 1;
         // The stopping step disabled everything: dependent with every other step.
         let last_stop: Option<Event> = (stopped && n > 0).then(|| {
             let mut e = self.stack[n - 1].ev.clone().unwrap();
@@ -56,10 +55,7 @@ impl Explorer {
             // that one's.
             latest_first(&cand, p, |i, p| {
                 if (stopped && j + 1 == n) || dependent_sig(evs[i], sigs[i], evs[j], sigs[j]) {
-                    p[i / 64] |= 1 << (i % 64);
-                    for (x, y) in p.iter_mut().zip(&hb[i]) {
-                        *x |= y;
-                    }
+                    add_past(p, &hb[i], i);
                 }
             });
         }
@@ -363,14 +359,9 @@ impl Explorer {
                             mine = Some(d);
                             continue;
                         }
-                        if evs[d].tid != q
-                            && !deps().iter().any(|&k| {
-                                k != d
-                                    && k != i
-                                    && !(taker && withdrawn_only(k))
-                                    && has(&pred[k], d)
-                            })
-                        {
+                        if !deps().iter().any(|&k| {
+                            k != d && k != i && !(taker && withdrawn_only(k)) && has(&pred[k], d)
+                        }) {
                             out.push((d, notdep(d), later(d)));
                         }
                         break;
@@ -745,9 +736,9 @@ impl Explorer {
                     }
                 }
             }
-            // A quiet late select, waiting before its close, and a step after the
-            // close that would have met it there: found from the later of the two.
             if real {
+                // A quiet late select, waiting before its close, and a step after the
+                // close that would have met it there: found from the later of the two.
                 for l in &lates {
                     if l.x < j {
                         observed.extend(l.pair(&evs, &sigs, pred, j));
@@ -757,8 +748,6 @@ impl Explorer {
                         }
                     }
                 }
-            }
-            if real {
                 found[j].clear();
                 found[j].extend(inserts[start..].iter().map(|x| x.0));
             }
