@@ -5456,3 +5456,37 @@ fn a_receive_kept_back_after_a_waiting_select_gets_the_first_value() {
         &["r got Some(1)", "main case Some(0) got Some(2)"]
     ));
 }
+
+/// The taker's order of a select's wait (the taker waits first, then the select:
+/// `race.rs`, "A select's wait whose place a later step took") is not raced where the
+/// taker is a send that took the wait at a buffer: before the step it would be raced
+/// with, that send does not wait but fills the buffer or is kept back there, and each
+/// of two such executions inserted the other for ever (the fan campaign of seed
+/// 20261702). c0 unbuffered, c1 of capacity 1; main serves twice in a select over
+/// both; g1 tries to send on c1, then selects to send on c0 or receive from c1; g2 and
+/// g3 send on c1. 65 executions, loom's outcomes.
+#[test]
+fn the_takers_order_is_not_raced_for_a_send_at_a_buffer() {
+    let model: ModelFn = Arc::new(|go: &Go| {
+        let c0 = go.chan::<u8>("c0", 0);
+        let c1 = go.chan::<u8>("c1", 1);
+        let (a0, a1) = (c0.clone(), c1.clone());
+        go.go("g1", move |go| {
+            let f = go.select().send(&a1, 11).default().wait();
+            go.note(format!("g1 try {:?}", f.index));
+            let mut f = go.select().send(&a0, 12).recv(&a1).wait();
+            let got = first_value(&mut f);
+            go.note(format!("g1 case {:?} got {got:?}", f.index));
+        });
+        for (name, v) in [("g2", 2), ("g3", 3)] {
+            let c = c1.clone();
+            go.go(name, move |_| c.send(v));
+        }
+        serve_twice(go, &c0, &c1);
+    });
+    let b = bounds()
+        .time(stalemate::TimeMode::Virtual)
+        .max_executions(5_000);
+    let (_, d) = same_as_loom_in(&b, model);
+    assert_eq!(d.explored.executions, 65);
+}

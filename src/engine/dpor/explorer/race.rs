@@ -687,8 +687,13 @@ impl Explorer {
                             // The taker must be able to come before i (not i's own
                             // goroutine: the sequence would be the execution's own
                             // order, inserted again after each run), and nothing
-                            // moves across the clock's advance.
+                            // moves across the clock's advance. Nor a send that took
+                            // the wait at a buffer: before i it does not wait but
+                            // fills the buffer or is kept back at it (its other order
+                            // is `late::Put`'s).
+                            let at_a_buffer = evs[k].accesses.iter().any(|a| a.1 == Access::Buffer);
                             if y != evs[i].tid
+                                && !at_a_buffer
                                 && !(i + 1..k).any(|m| {
                                     evs[m].tid == CLOCK || (evs[m].tid == y && has(&pred[m], i))
                                 })
