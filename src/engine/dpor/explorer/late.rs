@@ -227,12 +227,22 @@ impl Put {
     }
 
     /// Whether step `z`, after the send, could have come before the select had the
-    /// send come first and meets the select's wait: the send's goroutine's, or after
-    /// one of its steps after the send, and not after the select's own next step.
+    /// send come first and meets the select's wait: the send's goroutine's (or one's
+    /// it started in the send's step), or after one of their steps after the send,
+    /// and not after the select's own next step.
     pub(super) fn goes_on(&self, evs: &[&Event], pred: &[Vec<u64>], z: usize) -> bool {
         let (q, x) = (evs[self.j].tid, evs[self.i].tid);
+        // The sender's, or a goroutine it started in the send's step (a `go` is no
+        // step of its own: its start is released by the step before it).
+        let sender = |t: Tid| {
+            t == q
+                || evs[self.j]
+                    .accesses
+                    .contains(&(thread_obj(t), Access::Release))
+        };
         evs[z].tid != x
-            && (evs[z].tid == q || (self.j + 1..z).any(|m| evs[m].tid == q && has(&pred[z], m)))
+            && (sender(evs[z].tid)
+                || (self.j + 1..z).any(|m| sender(evs[m].tid) && has(&pred[z], m)))
             && self.next.is_none_or(|m| !has(&pred[z], m))
             && conflict_strict(&evs[z].accesses, &self.others)
     }
