@@ -1,0 +1,1174 @@
+//! Programs against a buffered hand-off: a select's wait to receive at a buffered
+//! channel and a plain send into the empty buffer taken as a hand-off's two halves,
+//! never reversed, as a timer's tick is. That reduction was built (commits cb7fc0f,
+//! 2bf7cb3, da138f2) and withdrawn: the fan campaign of seed 20261703 found an outcome
+//! it lost (the last test here), and no fix was found in time (docs/dpor.md, "Not done
+//! yet"). Each program is compared with loom's census and asserts that loom reaches
+//! the outcome it is about; their docs name the attempt's mechanism (`Chan::placed`,
+//! its "Put" race of the sender's later steps, the `Buffer` mark), in the history.
+//! Those whose doc says "lost before" lost that outcome on a form of the attempt. dpor
+//! as it is passes them all.
+
+use stalemate::Stop;
+use stalemate::explore::{Engine, ModelFn, census};
+use stalemate::go::{Chan, Go};
+use std::sync::Arc;
+use std::time::Duration;
+mod common;
+mod reference;
+use common::unwaited;
+use reference::*;
+
+// The first review's programs.
+
+/// Lost before: g1 `a <- 1; b <- 2` both before main's select, main choosing b. Exec 1:
+/// main waits, g1's send on a takes its place (Put), g1's send on b goes on;
+/// `Put::goes_on` inserts g1's send on a before main's wait; exec 2: main takes a's
+/// placed value as a taker (Write a, Acquire place; b: Add + Read of b's send line),
+/// then g1's plain send into b, which commutes with that taker: never reversed.
+#[test]
+fn a_taker_beside_a_second_buffer_meets_a_later_send_there() {
+    let model: ModelFn = Arc::new(|go: &Go| {
+        let a = go.chan::<u8>("a", 1);
+        let b = go.chan::<u8>("b", 1);
+        let u = go.chan::<u8>("u", 0);
+        let (a1, b1) = (a.clone(), b.clone());
+        go.go("g1", move |_| {
+            a1.send(1);
+            b1.send(2);
+        });
+        let mut f = go.select().recv(&a).recv(&b).recv(&u).wait();
+        let got = f.take::<u8>();
+        go.note(format!("main case {:?} got {got:?}", f.index));
+    });
+    let (l, _) = same_as_loom_in(&bounds(), model);
+    assert!(loom_reaches(&l, &["main case Some(1) got Some(2)"]));
+}
+
+/// Same flaw with no Put at all: main's select is ordered after g1's send on a (through
+/// x), so it never waits; it takes a's placed value as a taker, and g1's later plain
+/// send on b commutes with it. Lost before: main choosing b.
+#[test]
+fn a_taker_after_a_signal_meets_a_later_send_at_its_other_buffer() {
+    let model: ModelFn = Arc::new(|go: &Go| {
+        let a = go.chan::<u8>("a", 1);
+        let b = go.chan::<u8>("b", 1);
+        let x = go.chan::<u8>("x", 1);
+        let u = go.chan::<u8>("u", 0);
+        let (a1, b1, x1) = (a.clone(), b.clone(), x.clone());
+        go.go("g1", move |_| {
+            a1.send(1);
+            x1.send(0);
+            b1.send(2);
+        });
+        x.recv();
+        let mut f = go.select().recv(&a).recv(&b).recv(&u).wait();
+        let got = f.take::<u8>();
+        go.note(format!("main case {:?} got {got:?}", f.index));
+    });
+    let (l, _) = same_as_loom_in(&bounds(), model);
+    assert!(loom_reaches(&l, &["main case Some(1) got Some(2)"]));
+}
+
+/// Same flaw through a third goroutine released by the sender: g1 `a <- 1; x <- 0`, g2
+/// `<-x; b <- 2`. Lost before: main's select after both sends, choosing b.
+#[test]
+fn a_taker_meets_a_send_by_a_goroutine_the_sender_released() {
+    let model: ModelFn = Arc::new(|go: &Go| {
+        let a = go.chan::<u8>("a", 1);
+        let b = go.chan::<u8>("b", 1);
+        let x = go.chan::<u8>("x", 1);
+        let u = go.chan::<u8>("u", 0);
+        let (a1, x1) = (a.clone(), x.clone());
+        go.go("g1", move |_| {
+            a1.send(1);
+            x1.send(0);
+        });
+        let (b2, x2) = (b.clone(), x.clone());
+        go.go("g2", move |_| {
+            x2.recv();
+            b2.send(2);
+        });
+        let mut f = go.select().recv(&a).recv(&b).recv(&u).wait();
+        let got = f.take::<u8>();
+        go.note(format!("main case {:?} got {got:?}", f.index));
+    });
+    let (l, _) = same_as_loom_in(&bounds(), model);
+    assert!(loom_reaches(&l, &["main case Some(1) got Some(2)"]));
+}
+
+/// The first at capacity 2, with the select and the sender both goroutines (main idle):
+/// g1 `<-x; select { <-a, <-b, <-u }`, g2 `a <- 1; x <- 0; b <- 2`. g1 (the lower id)
+/// runs as soon as x holds a value, so its select comes before g2's send on b and takes
+/// a's placed value as a taker; g2's send on b commutes with it. Lost before: g1
+/// choosing b.
+#[test]
+fn a_taker_at_capacity_two_meets_a_later_send_at_its_other_buffer() {
+    let model: ModelFn = Arc::new(|go: &Go| {
+        let a = go.chan::<u8>("a", 2);
+        let b = go.chan::<u8>("b", 2);
+        let x = go.chan::<u8>("x", 1);
+        let u = go.chan::<u8>("u", 0);
+        let (a1, b1, x1, u1) = (a.clone(), b.clone(), x.clone(), u.clone());
+        go.go("g1", move |go| {
+            x1.recv();
+            let mut f = go.select().recv(&a1).recv(&b1).recv(&u1).wait();
+            let got = f.take::<u8>();
+            go.note(format!("g1 case {:?} got {got:?}", f.index));
+        });
+        let (a2, b2, x2) = (a.clone(), b.clone(), x.clone());
+        go.go("g2", move |_| {
+            a2.send(1);
+            x2.send(0);
+            b2.send(2);
+        });
+    });
+    let (l, _) = same_as_loom_in(&bounds(), model);
+    assert!(loom_reaches(&l, &["g1 case Some(1) got Some(2)"]));
+}
+
+/// Lost before: q's `len(o)` = 1 (q's send and len before main's select). Exec 1: main
+/// waits, q's send takes its place, q's len reads 0; the len touches only o, is q's own
+/// step after the Put, and main's wait is before the Put: no race, no Put.
+#[test]
+fn a_senders_len_after_a_put_may_see_its_value() {
+    let model: ModelFn = Arc::new(|go: &Go| {
+        let o = go.chan::<u8>("o", 1);
+        let u = go.chan::<u8>("u", 0);
+        let q = o.clone();
+        go.go("q", move |go| {
+            q.send(1);
+            go.note(format!("q len {}", q.len()));
+        });
+        let mut f = go.select().recv(&o).recv(&u).wait();
+        let got = f.take::<u8>();
+        go.note(format!("main case {:?} got {got:?}", f.index));
+    });
+    let (l, _) = same_as_loom_in(&bounds(), model);
+    assert!(loom_reaches(&l, &["q len 1"]));
+}
+
+/// Lost before: q's try takes its own value back before main's select comes (then q
+/// hands main a value on u, so nobody leaks). Same reason as
+/// `a_senders_len_after_a_put_may_see_its_value`.
+#[test]
+fn a_senders_try_after_a_put_may_take_its_value_back() {
+    let model: ModelFn = Arc::new(|go: &Go| {
+        let o = go.chan::<u8>("o", 1);
+        let u = go.chan::<u8>("u", 0);
+        let (q, qu) = (o.clone(), u.clone());
+        go.go("q", move |go| {
+            q.send(1);
+            let back = q.try_recv();
+            go.note(format!("q try {back:?}"));
+            if back != stalemate::go::TryRecv::Empty {
+                qu.send(2);
+            }
+        });
+        let mut f = go.select().recv(&o).recv(&u).wait();
+        let got = f.take::<u8>();
+        go.note(format!("main case {:?} got {got:?}", f.index));
+    });
+    let (l, _) = same_as_loom_in(&bounds(), model);
+    assert!(loom_reaches(
+        &l,
+        &["q try Value(1)", "main case Some(1) got Some(2)"]
+    ));
+}
+
+/// A receive kept back at the empty buffer, standing before main's select in Go's line:
+/// r `y <- 0; <-o` (so r is kept back at o before main's select waits: main first
+/// receives from y), q `o <- 1; o <- 2`. Must reach: r gets 1, main gets 2. Exec 1:
+/// main waits, q's first send takes its place (Put), q's second goes into the buffer, r
+/// takes it. q's second send and r's receive touch only o (no `Put::goes_on`), r's
+/// receive is ordered after main's wait through the Put, the walk back from q's second
+/// send (slot Release -> Acquire) asks for r at the Put's level, where r is kept back,
+/// and r's kept target stands at a level before main's wait. With the old declaration
+/// (the send a Write) q's send raced with main's wait directly.
+/// (`a_receive_kept_back_after_a_waiting_select_gets_the_first_value` is this without
+/// y: there r's kept target comes after main's wait and reaches it.)
+#[test]
+fn a_receive_kept_back_before_a_waiting_select_gets_the_first_value() {
+    let model: ModelFn = Arc::new(|go: &Go| {
+        let o = go.chan::<u8>("o", 1);
+        let y = go.chan::<u8>("y", 1);
+        let u = go.chan::<u8>("u", 0);
+        let (r, ry) = (o.clone(), y.clone());
+        go.go("r", move |go| {
+            ry.send(0);
+            go.note(format!("r got {:?}", r.recv()));
+        });
+        let q = o.clone();
+        go.go("q", move |_| {
+            q.send(1);
+            q.send(2);
+        });
+        y.recv();
+        let mut f = go.select().recv(&o).recv(&u).wait();
+        let got = f.take::<u8>();
+        go.note(format!("main case {:?} got {got:?}", f.index));
+    });
+    let (l, _) = same_as_loom_in(&bounds(), model);
+    assert!(loom_reaches(
+        &l,
+        &["r got Some(1)", "main case Some(0) got Some(2)"]
+    ));
+}
+
+/// As `a_receive_kept_back_before_a_waiting_select_gets_the_first_value` with a close
+/// for q's second step: q `o <- 1; close(o)`. Must reach: r gets 1 and main's select
+/// finds o closed (zero value). The close touches only o (no Put), r's receive after
+/// the close commutes with it and with main's wait (`ClosedBy::Receive`, `closes_on`),
+/// and its race with the Put asks for r where it is kept back.
+#[test]
+fn a_receive_kept_back_gets_the_value_before_the_senders_close() {
+    let model: ModelFn = Arc::new(|go: &Go| {
+        let o = go.chan::<u8>("o", 1);
+        let y = go.chan::<u8>("y", 1);
+        let u = go.chan::<u8>("u", 0);
+        let (r, ry) = (o.clone(), y.clone());
+        go.go("r", move |go| {
+            ry.send(0);
+            go.note(format!("r got {:?}", r.recv()));
+        });
+        let q = o.clone();
+        go.go("q", move |_| {
+            q.send(1);
+            q.close();
+        });
+        y.recv();
+        let mut f = go.select().recv(&o).recv(&u).wait();
+        let got = f.take::<u8>();
+        go.note(format!("main case {:?} got {got:?}", f.index));
+    });
+    let (l, _) = same_as_loom_in(&bounds(), model);
+    assert!(loom_reaches(
+        &l,
+        &["r got Some(1)", "main case Some(0) got None"]
+    ));
+}
+
+/// A third goroutine released by the sender reads `len(o)`: q `o <- 1; x <- 0`, g3
+/// `<-x; len(o)`. Lost before: len 1. g3's len happens after q's later step, but
+/// touches only o, which `Put`'s `others` leaves out; its direct race with the Put is
+/// hidden behind q's send on x (the Put happens before it).
+#[test]
+fn a_goroutine_the_sender_released_may_see_the_value_in_the_buffer() {
+    let model: ModelFn = Arc::new(|go: &Go| {
+        let o = go.chan::<u8>("o", 1);
+        let x = go.chan::<u8>("x", 1);
+        let u = go.chan::<u8>("u", 0);
+        let (q, qx) = (o.clone(), x.clone());
+        go.go("q", move |_| {
+            q.send(1);
+            qx.send(0);
+        });
+        let (g, gx) = (o.clone(), x.clone());
+        go.go("g3", move |go| {
+            gx.recv();
+            go.note(format!("g3 len {}", g.len()));
+        });
+        let mut f = go.select().recv(&o).recv(&u).wait();
+        let got = f.take::<u8>();
+        go.note(format!("main case {:?} got {got:?}", f.index));
+    });
+    let (l, _) = same_as_loom_in(&bounds(), model);
+    assert!(loom_reaches(&l, &["g3 len 1"]));
+}
+
+/// `a_receive_kept_back_before_a_waiting_select_gets_the_first_value` with the second
+/// value from another goroutine released by the first sender, whose send may be kept
+/// back at the full buffer: q1 `o <- 1; x <- 0`, q2 `<-x; o <- 2`. Must reach: r gets
+/// 1, main gets 2.
+#[test]
+fn a_receive_kept_back_and_a_send_kept_back_beside_a_put() {
+    let model: ModelFn = Arc::new(|go: &Go| {
+        let o = go.chan::<u8>("o", 1);
+        let x = go.chan::<u8>("x", 1);
+        let y = go.chan::<u8>("y", 1);
+        let u = go.chan::<u8>("u", 0);
+        let (r, ry) = (o.clone(), y.clone());
+        go.go("r", move |go| {
+            ry.send(0);
+            go.note(format!("r got {:?}", r.recv()));
+        });
+        let (q1, x1) = (o.clone(), x.clone());
+        go.go("q1", move |_| {
+            q1.send(1);
+            x1.send(0);
+        });
+        let (q2, x2) = (o.clone(), x.clone());
+        go.go("q2", move |_| {
+            x2.recv();
+            q2.send(2);
+        });
+        y.recv();
+        let mut f = go.select().recv(&o).recv(&u).wait();
+        let got = f.take::<u8>();
+        go.note(format!("main case {:?} got {got:?}", f.index));
+    });
+    let (l, _) = same_as_loom_in(&bounds(), model);
+    assert!(loom_reaches(
+        &l,
+        &["r got Some(1)", "main case Some(0) got Some(2)"]
+    ));
+}
+
+/// The select in a goroutine, main the sender of two values, a plain receive kept back
+/// (`a_receive_kept_back_before_a_waiting_select_gets_the_first_value` turned round, no
+/// `settle`): r may stand before s in Go's line.
+#[test]
+fn a_sender_main_beside_a_receive_kept_back_and_a_waiting_select() {
+    let model: ModelFn = Arc::new(|go: &Go| {
+        let o = go.chan::<u8>("o", 1);
+        let u = go.chan::<u8>("u", 0);
+        let r = o.clone();
+        go.go("r", move |go| go.note(format!("r got {:?}", r.recv())));
+        let (s, su) = (o.clone(), u.clone());
+        go.go("s", move |go| {
+            let mut f = go.select().recv(&s).recv(&su).wait();
+            let got = f.take::<u8>();
+            go.note(format!("s case {:?} got {got:?}", f.index));
+        });
+        o.send(1);
+        o.send(2);
+    });
+    let (l, _) = same_as_loom_in(&bounds(), model);
+    assert!(loom_reaches(
+        &l,
+        &["r got Some(2)", "s case Some(0) got Some(1)"]
+    ));
+}
+
+/// Two selects at one buffer, each with its own unbuffered channel, and a sender that
+/// goes on to try both of those and close them: which select the send's value goes to,
+/// and what the tries meet, in every order (`Put` picks the select whose place was
+/// taken; the other may have come first as a taker of the placed value).
+#[test]
+fn two_selects_at_one_buffer_and_a_sender_that_goes_on() {
+    let model: ModelFn = Arc::new(|go: &Go| {
+        let o = go.chan::<u8>("o", 1);
+        let u = go.chan::<u8>("u", 0);
+        let w = go.chan::<u8>("w", 0);
+        let (o2, w2) = (o.clone(), w.clone());
+        go.go("s2", move |go| {
+            let mut f = go.select().recv(&o2).recv(&w2).wait();
+            let got = f.take::<u8>();
+            go.note(format!("s2 case {:?} got {got:?}", f.index));
+        });
+        let (q, qu, qw) = (o.clone(), u.clone(), w.clone());
+        go.go("q", move |go| {
+            q.send(1);
+            go.note(format!("q u {}", qu.try_send(2)));
+            go.note(format!("q w {}", qw.try_send(3)));
+            qu.close();
+            qw.close();
+        });
+        let mut f = go.select().recv(&o).recv(&u).wait();
+        let got = f.take::<u8>();
+        go.note(format!("main case {:?} got {got:?}", f.index));
+    });
+    same_as_loom_in(&bounds(), model);
+}
+
+/// A select with a send case at a full buffer beside its receive at another: main
+/// `select { <-o, d <- 5, <-u }` (d holds 0), q `o <- 1; <-d`. Main may send into d
+/// only where q's receive came first: the Put rule (d is a Write of the wait) and the
+/// taker's Write of d must order them.
+#[test]
+fn a_select_with_a_send_case_at_a_full_buffer_beside_a_put() {
+    let model: ModelFn = Arc::new(|go: &Go| {
+        let o = go.chan::<u8>("o", 1);
+        let d = go.chan::<u8>("d", 1);
+        let u = go.chan::<u8>("u", 0);
+        d.send(0);
+        let (q, qd) = (o.clone(), d.clone());
+        go.go("q", move |go| {
+            q.send(1);
+            go.note(format!("q got {:?}", qd.recv()));
+        });
+        let mut f = go.select().recv(&o).send(&d, 5).recv(&u).wait();
+        let got = f.take::<u8>();
+        go.note(format!("main case {:?} got {got:?}", f.index));
+    });
+    let (l, _) = same_as_loom_in(&bounds(), model);
+    assert!(loom_reaches(&l, &["main case Some(1) got None"]));
+}
+
+/// Selects in a loop beside a sender of two values (the second kept back at the full
+/// buffer) and a try-send at the unbuffered channel, which meets main only while it
+/// waits.
+#[test]
+fn selects_in_a_loop_beside_a_sender_of_two_values_and_a_try() {
+    let model: ModelFn = Arc::new(|go: &Go| {
+        let o = go.chan::<u8>("o", 1);
+        let u = go.chan::<u8>("u", 0);
+        let q = o.clone();
+        go.go("q", move |_| {
+            q.send(1);
+            q.send(2);
+        });
+        let t = u.clone();
+        go.go("t", move |go| go.note(format!("t sent {}", t.try_send(3))));
+        serve_twice(go, &o, &u);
+    });
+    same_as_loom_in(&bounds(), model);
+}
+
+/// A placed value taken by a try or by a second select while the first waits or comes
+/// late, the sender going on to try main's unbuffered channel.
+#[test]
+fn a_placed_value_taken_by_a_try_or_a_second_select() {
+    for second_select in [false, true] {
+        let model: ModelFn = Arc::new(move |go: &Go| {
+            let o = go.chan::<u8>("o", 1);
+            let u = go.chan::<u8>("u", 0);
+            let v = go.chan::<u8>("v", 0);
+            let (g, gv) = (o.clone(), v.clone());
+            go.go("g", move |go| {
+                if second_select {
+                    let mut f = go.select().recv(&g).recv(&gv).wait();
+                    let got = f.take::<u8>();
+                    go.note(format!("g case {:?} got {got:?}", f.index));
+                } else {
+                    go.note(format!("g try {:?}", g.try_recv()));
+                }
+            });
+            let (q, qu, qv) = (o.clone(), u.clone(), v.clone());
+            go.go("q", move |go| {
+                q.send(1);
+                go.note(format!("q u {}", qu.try_send(2)));
+                go.note(format!("q v {}", qv.try_send(3)));
+                qu.close();
+                qv.close();
+            });
+            let mut f = go.select().recv(&o).recv(&u).wait();
+            let got = f.take::<u8>();
+            go.note(format!("main case {:?} got {got:?}", f.index));
+        });
+        same_as_loom_in(&bounds(), model);
+    }
+}
+
+/// `a_select_with_a_case_at_a_buffer_races_in_its_takers_order` with g3's try-send made
+/// a plain send (a placed value, so g1's select is a taker there, not a Write), and
+/// with g2's too. Since the change a select's receive case at a buffer is a join, so
+/// the "taker's order" race (`at_buffer`, which looks for a Write of the buffer in the
+/// wait) no longer applies to it.
+#[test]
+fn the_takers_order_race_with_plain_sends_into_the_buffer() {
+    for (g2_plain, g3_plain) in [(false, true), (true, true)] {
+        let model: ModelFn = Arc::new(move |go: &Go| {
+            let c0: Chan<u8> = go.chan("c0", 1);
+            let c1: Chan<u8> = go.chan("c1", 0);
+            let (a0, a1) = (c0.clone(), c1.clone());
+            go.go("g1", move |go| {
+                let f = go.select().send(&a1, 10).recv(&a0).wait();
+                go.note(format!("case {:?}", f.index));
+                let v = a1.recv();
+                go.note(format!("got {v:?}"));
+            });
+            let (b0, b1) = (c0.clone(), c1.clone());
+            go.go("g2", move |go| {
+                b1.send(20);
+                if g2_plain {
+                    b0.send(21);
+                } else {
+                    let f = go.select().send(&b0, 21).default().wait();
+                    go.note(format!("case {:?}", f.index));
+                }
+            });
+            let (d0, d1) = (c0.clone(), c1.clone());
+            go.go("g3", move |go| {
+                if g3_plain {
+                    d0.send(30);
+                } else {
+                    let f = go.select().send(&d0, 30).default().wait();
+                    go.note(format!("case {:?}", f.index));
+                }
+                let v = d1.recv();
+                go.note(format!("got {v:?}"));
+            });
+            let v = c0.recv();
+            go.note(format!("got {v:?}"));
+        });
+        let b = bounds().time(stalemate::TimeMode::Virtual);
+        same_as_loom_in(&b, model);
+    }
+}
+
+/// Cut trees: the Put rule's reversal goes to `observed` (Cover::Cut) and is not kept
+/// in `found`, so it is not inserted again where a goroutine sleeps in a later
+/// execution that shares the prefix; expanded levels above a cut take none. The
+/// committed regression program and the fan-in beside a sent quit, cut at 0..=8.
+#[test]
+fn the_put_rule_in_cut_trees() {
+    let put: ModelFn = Arc::new(|go: &Go| {
+        let c0 = go.chan::<u8>("c0", 0);
+        let c1 = go.chan::<u8>("c1", 1);
+        let (a0, a1) = (c0.clone(), c1.clone());
+        go.go("g1", move |_| {
+            a0.send(10);
+            a1.send(11);
+        });
+        let b0 = c0.clone();
+        go.go("g2", move |go| {
+            let v = b0.recv();
+            go.note(format!("got {v:?}"));
+        });
+        let (d0, d1) = (c0.clone(), c1.clone());
+        go.go("g3", move |_| {
+            d1.send(30);
+            d0.send(31);
+        });
+        serve_twice(go, &c0, &c1);
+    });
+    for model in [put, fan_beside_a_sent_quit(2)] {
+        let l = run_in(&loom(), &bounds(), model.clone());
+        let lo = unwaited(&l.outcomes);
+        for split in 0..=8 {
+            let d = run_in(&Engine::Dpor, &bounds().split(split), model.clone());
+            assert_eq!(l.violations, d.violations, "cut at {split}");
+            assert_eq!(lo, unwaited(&d.outcomes), "cut at {split}");
+        }
+    }
+}
+
+/// The goal's shape with a quitter that goes on: main's selects over unbuffered worker
+/// channels beside a capacity-1 quit; the quitter sends quit, then tries to send on
+/// worker 0's channel (main's other channel: the Put rule's case) and closes quit.
+/// Workers try-send so nobody leaks.
+#[test]
+fn a_quitter_that_goes_on_to_main_s_other_channel() {
+    let model: ModelFn = Arc::new(|go: &Go| {
+        let quit = go.chan::<()>("quit", 1);
+        let chans: Vec<Chan<u8>> = (0..2).map(|i| go.chan(&format!("ch{i}"), 0)).collect();
+        for (i, c) in chans.iter().enumerate() {
+            let c = c.clone();
+            go.go(&format!("w{i}"), move |go| {
+                go.note(format!("w{i} sent {}", c.try_send(i as u8)));
+            });
+        }
+        let (q, c0) = (quit.clone(), chans[0].clone());
+        go.go("quitter", move |go| {
+            q.send(());
+            go.note(format!("quitter sent {}", c0.try_send(9)));
+        });
+        let mut got = Vec::new();
+        for c in &chans {
+            let mut f = go.select().recv(c).recv(&quit).wait();
+            match f.index {
+                Some(0) => got.push(f.take::<u8>()),
+                _ => break,
+            }
+        }
+        go.note(format!("got {got:?}"));
+    });
+    same_as_loom_in(&bounds(), model);
+}
+
+/// `a_receive_kept_back_before_a_waiting_select_gets_the_first_value` without the
+/// signal on y: r's first step comes after main's wait (main runs first), so r's kept
+/// target (a Write of o) races with main's wait and its reversal (r kept back there,
+/// then q's send into the buffer, main a taker) leads, through the slot walk back from
+/// q's second send, to r taking 1.
+#[test]
+fn a_receive_kept_back_after_a_waiting_select_gets_the_first_value() {
+    let model: ModelFn = Arc::new(|go: &Go| {
+        let o = go.chan::<u8>("o", 1);
+        let u = go.chan::<u8>("u", 0);
+        let r = o.clone();
+        go.go("r", move |go| go.note(format!("r got {:?}", r.recv())));
+        let q = o.clone();
+        go.go("q", move |_| {
+            q.send(1);
+            q.send(2);
+        });
+        let mut f = go.select().recv(&o).recv(&u).wait();
+        let got = f.take::<u8>();
+        go.note(format!("main case {:?} got {got:?}", f.index));
+    });
+    let (l, _) = same_as_loom_in(&bounds(), model);
+    assert!(loom_reaches(
+        &l,
+        &["r got Some(1)", "main case Some(0) got Some(2)"]
+    ));
+}
+
+/// On the attempt, the taker's order of a select's wait (`race.rs`, "A select's wait
+/// whose place a later step took") made for a send that took the wait at a buffer
+/// never ended here: before the step it was raced with, such a send does not wait but
+/// fills the buffer or is kept back there, and each of two executions inserted the
+/// other (the fan campaign of seed 20261702). c0 unbuffered, c1 of capacity 1; main
+/// serves twice in a select over both; g1 tries to send on c1, then selects to send on
+/// c0 or receive from c1; g2 and g3 send on c1. 111 executions, loom's outcomes.
+#[test]
+fn a_send_at_a_buffer_and_two_selects_serving_end() {
+    let model: ModelFn = Arc::new(|go: &Go| {
+        let c0 = go.chan::<u8>("c0", 0);
+        let c1 = go.chan::<u8>("c1", 1);
+        let (a0, a1) = (c0.clone(), c1.clone());
+        go.go("g1", move |go| {
+            let f = go.select().send(&a1, 11).default().wait();
+            go.note(format!("g1 try {:?}", f.index));
+            let mut f = go.select().send(&a0, 12).recv(&a1).wait();
+            let got = first_value(&mut f);
+            go.note(format!("g1 case {:?} got {got:?}", f.index));
+        });
+        for (name, v) in [("g2", 2), ("g3", 3)] {
+            let c = c1.clone();
+            go.go(name, move |_| c.send(v));
+        }
+        serve_twice(go, &c0, &c1);
+    });
+    let b = bounds()
+        .time(stalemate::TimeMode::Virtual)
+        .max_executions(5_000);
+    let (_, d) = same_as_loom_in(&b, model);
+    assert_eq!(d.explored.executions, 111);
+}
+// The second review's programs: none lost an outcome on the attempt; the first three
+// led it to count a goroutine the sender starts in the send's step as the sender's.
+
+/// A goroutine the sender starts right after its send (a `go` is no step: its start is
+/// released by the send's own step) counts as the sender's for `put::Put`: q `o <- 1;
+/// go g4 { p <- 0; len(o) }`, main (or a goroutine) `select { <-o, <-u }`. Loom's outcome
+/// where g4's `len` sees 1.
+#[test]
+fn a_goroutine_started_in_the_sends_step_sees_the_value() {
+    for main_selects in [true, false] {
+        let model: ModelFn = Arc::new(move |go: &Go| {
+            let o = go.chan::<u8>("o", 1);
+            let u = go.chan::<u8>("u", 0);
+            let p = go.chan::<u8>("p", 1);
+            let select = |go: &Go, o: &Chan<u8>, u: &Chan<u8>, who: &str| {
+                let mut f = go.select().recv(o).recv(u).wait();
+                let got = f.take::<u8>();
+                go.note(format!("{who} case {:?} got {got:?}", f.index));
+            };
+            if !main_selects {
+                // The select in a goroutine started before the sender (a lower id: it
+                // runs first), main only starts them.
+                let (xo, xu) = (o.clone(), u.clone());
+                go.go("x", move |go| select(&go, &xo, &xu, "x"));
+            }
+            let q = o.clone();
+            go.go("q", move |go| {
+                q.send(1);
+                let g = q.clone();
+                go.go("g4", move |go| {
+                    p.send(0);
+                    go.note(format!("g4 len {}", g.len()));
+                });
+            });
+            if main_selects {
+                select(go, &o, &u, "main");
+            }
+        });
+        let (l, _) = same_as_loom_in(&bounds(), model);
+        assert!(
+            loom_reaches(&l, &["g4 len 1"]),
+            "main_selects {main_selects}"
+        );
+    }
+}
+
+/// As above, g4 making a second case of main's select ready: main `select { <-o, d <- 5,
+/// <-u }` with d full, q `o <- 1; go g4 { p <- 0; <-d }`. Loom's outcome where main takes
+/// o's value after g4 emptied d.
+#[test]
+fn a_goroutine_started_in_the_sends_step_makes_a_second_case_ready() {
+    let model: ModelFn = Arc::new(|go: &Go| {
+        let o = go.chan::<u8>("o", 1);
+        let d = go.chan::<u8>("d", 1);
+        let u = go.chan::<u8>("u", 0);
+        let p = go.chan::<u8>("p", 1);
+        d.send(0);
+        let (q, qd) = (o.clone(), d.clone());
+        go.go("q", move |go| {
+            q.send(1);
+            go.go("g4", move |go| {
+                p.send(0);
+                go.note(format!("g4 got {:?}", qd.recv()));
+            });
+        });
+        let mut f = go.select().recv(&o).send(&d, 5).recv(&u).wait();
+        let got = f.take::<u8>();
+        go.note(format!("main case {:?} got {got:?}", f.index));
+    });
+    let (l, _) = same_as_loom_in(&bounds(), model);
+    assert!(loom_reaches(
+        &l,
+        &["main case Some(1) got None", "g4 got Some(0)"]
+    ));
+}
+
+/// As above, g4 trying to take the value back, the sender going on after the `go` with
+/// a step that touches nothing of the select's; uncut and cut at 1, 2, 4.
+#[test]
+fn a_goroutine_started_in_the_sends_step_takes_the_value_back() {
+    let model: ModelFn = Arc::new(|go: &Go| {
+        let o = go.chan::<u8>("o", 1);
+        let u = go.chan::<u8>("u", 0);
+        let p = go.chan::<u8>("p", 1);
+        let r = go.chan::<u8>("r", 1);
+        let (q, qu) = (o.clone(), u.clone());
+        go.go("q", move |go| {
+            q.send(1);
+            let g = q.clone();
+            go.go("g4", move |go| {
+                p.send(0);
+                go.note(format!("g4 try {:?}", g.try_recv()));
+                qu.close();
+            });
+            r.send(0);
+        });
+        let mut f = go.select().recv(&o).recv(&u).wait();
+        let got = f.take::<u8>();
+        go.note(format!("main case {:?} got {got:?}", f.index));
+    });
+    let l = run_in(&loom(), &bounds(), model.clone());
+    assert!(loom_reaches(
+        &l,
+        &["g4 try Value(1)", "main case Some(1) got None"]
+    ));
+    let lo = unwaited(&l.outcomes);
+    for split in [0, 1, 2, 4] {
+        let d = run_in(&Engine::Dpor, &bounds().split(split), model.clone());
+        assert_eq!(l.violations, d.violations, "cut at {split}");
+        assert_eq!(lo, unwaited(&d.outcomes), "cut at {split}");
+    }
+}
+
+/// Two selects waiting at one buffer, and the sender's `len` after its send: two `Put`
+/// races in turn (the first hands the value to the second select); cut at 0..=6.
+#[test]
+fn two_selects_waiting_at_one_buffer_and_the_senders_len() {
+    let model: ModelFn = Arc::new(|go: &Go| {
+        let o = go.chan::<u8>("o", 1);
+        let u = go.chan::<u8>("u", 0);
+        let v = go.chan::<u8>("v", 0);
+        for (name, w) in [("x", u.clone()), ("y", v.clone())] {
+            let xo = o.clone();
+            go.go(name, move |go| {
+                let mut f = go.select().recv(&xo).recv(&w).wait();
+                let got = f.take::<u8>();
+                go.note(format!("{name} case {:?} got {got:?}", f.index));
+            });
+        }
+        let q = o.clone();
+        go.go("q", move |go| {
+            q.send(1);
+            go.note(format!("q len {}", q.len()));
+            u.close();
+            v.close();
+        });
+    });
+    let l = run_in(&loom(), &bounds(), model.clone());
+    assert!(loom_reaches(&l, &["q len 1"]));
+    let lo = unwaited(&l.outcomes);
+    for split in 0..=6 {
+        let d = run_in(&Engine::Dpor, &bounds().split(split), model.clone());
+        assert_eq!(l.violations, d.violations, "cut at {split}");
+        assert_eq!(lo, unwaited(&d.outcomes), "cut at {split}");
+    }
+}
+
+/// Two selects each waiting at two buffers, and a sender of both that reads both
+/// lengths: the outcome where each select takes the other's value, and the lengths 1 1.
+#[test]
+fn two_selects_each_at_two_buffers_and_a_sender_of_both() {
+    let model: ModelFn = Arc::new(|go: &Go| {
+        let a = go.chan::<u8>("a", 1);
+        let b = go.chan::<u8>("b", 1);
+        let u = go.chan::<u8>("u", 0);
+        let v = go.chan::<u8>("v", 0);
+        for (name, w) in [("x", u.clone()), ("y", v.clone())] {
+            let (xa, xb) = (a.clone(), b.clone());
+            go.go(name, move |go| {
+                let mut f = go.select().recv(&xa).recv(&xb).recv(&w).wait();
+                let got = f.take::<u8>();
+                go.note(format!("{name} case {:?} got {got:?}", f.index));
+            });
+        }
+        let (qa, qb) = (a.clone(), b.clone());
+        go.go("q", move |go| {
+            qa.send(1);
+            qb.send(2);
+            go.note(format!("q lens {} {}", qa.len(), qb.len()));
+            u.close();
+            v.close();
+        });
+    });
+    let (l, _) = same_as_loom_in(&bounds(), model);
+    assert!(loom_reaches(&l, &["q lens 1 1"]));
+    assert!(loom_reaches(
+        &l,
+        &["x case Some(1) got Some(2)", "y case Some(0) got Some(1)"]
+    ));
+}
+
+/// A goroutine the sender signals takes the value back and then meets the select at its
+/// unbuffered channel.
+#[test]
+fn a_goroutine_the_sender_signals_empties_the_buffer_and_meets_the_select() {
+    let model: ModelFn = Arc::new(|go: &Go| {
+        let o = go.chan::<u8>("o", 1);
+        let u = go.chan::<u8>("u", 0);
+        let s = go.chan::<u8>("s", 0);
+        let (q, qs) = (o.clone(), s.clone());
+        go.go("q", move |_| {
+            q.send(1);
+            qs.send(0);
+        });
+        let (g, gu) = (o.clone(), u.clone());
+        go.go("g3", move |go| {
+            s.recv();
+            go.note(format!("g3 got {:?}", g.try_recv()));
+            go.note(format!("g3 sent {}", gu.try_send(2)));
+        });
+        let mut f = go.select().recv(&o).recv(&u).wait();
+        let got = f.take::<u8>();
+        go.note(format!("main case {:?} got {got:?}", f.index));
+    });
+    let (l, _) = same_as_loom_in(&bounds(), model);
+    assert!(loom_reaches(
+        &l,
+        &[
+            "g3 got Value(1)",
+            "g3 sent true",
+            "main case Some(1) got Some(2)"
+        ]
+    ));
+}
+
+/// Capacity 2, two senders and a receive: whether the second value is the buffer's only
+/// one (`Chan::placed`) depends on the order of two steps that commute, so a select is
+/// declared differently in two orders of one trace; loom's census uncut and cut at 0..=6.
+#[test]
+fn a_placed_value_whose_place_depends_on_commuting_steps() {
+    let model: ModelFn = Arc::new(|go: &Go| {
+        let o = go.chan::<u8>("o", 2);
+        let u = go.chan::<u8>("u", 0);
+        for (name, v) in [("q1", 1u8), ("q2", 2)] {
+            let c = o.clone();
+            go.go(name, move |_| c.send(v));
+        }
+        let r = o.clone();
+        go.go("r", move |go| go.note(format!("r got {:?}", r.recv())));
+        let t = u.clone();
+        go.go("t", move |go| go.note(format!("t sent {}", t.try_send(9))));
+        let mut f = go.select().recv(&o).recv(&u).wait();
+        let got = f.take::<u8>();
+        go.note(format!("main case {:?} got {got:?}", f.index));
+    });
+    let l = run_in(&loom(), &bounds(), model.clone());
+    let lo = unwaited(&l.outcomes);
+    assert!(loom_reaches(
+        &l,
+        &["t sent true", "main case Some(1) got Some(9)"]
+    ));
+    for split in 0..=6 {
+        let d = run_in(&Engine::Dpor, &bounds().split(split), model.clone());
+        assert_eq!(l.violations, d.violations, "cut at {split}");
+        assert_eq!(lo, unwaited(&d.outcomes), "cut at {split}");
+    }
+}
+
+/// Selects in a loop, capacity 2, and a sender of two values that reads `len`: the first
+/// `Put` race opens only once the second send is a plain one; the outcome with `len` 2.
+#[test]
+fn selects_in_a_loop_and_a_sender_of_two_values_that_reads_len() {
+    let model: ModelFn = Arc::new(|go: &Go| {
+        let o = go.chan::<u8>("o", 2);
+        let u = go.chan::<u8>("u", 0);
+        let (q, qu) = (o.clone(), u.clone());
+        go.go("q", move |go| {
+            q.send(1);
+            q.send(2);
+            go.note(format!("q len {}", q.len()));
+            qu.close();
+        });
+        serve_twice(go, &o, &u);
+    });
+    let (l, _) = same_as_loom_in(&bounds(), model);
+    assert!(loom_reaches(&l, &["q len 2"]));
+}
+
+/// The sender's receive after its send meets the select's send case: main `select {
+/// <-o, u <- 5 }`, q `o <- 1; <-u`; the outcome where main takes o's value and q gets 5
+/// from elsewhere is loom's.
+#[test]
+fn the_senders_receive_meets_the_selects_send_case() {
+    let model: ModelFn = Arc::new(|go: &Go| {
+        let o = go.chan::<u8>("o", 1);
+        let u = go.chan::<u8>("u", 0);
+        let (q, qu) = (o.clone(), u.clone());
+        go.go("q", move |go| {
+            q.send(1);
+            go.note(format!("q got {:?}", qu.recv()));
+        });
+        let mut f = go.select().recv(&o).send(&u, 5).wait();
+        let got = f.take::<u8>();
+        go.note(format!("main case {:?} got {got:?}", f.index));
+    });
+    let (l, _) = same_as_loom_in(&bounds(), model);
+    assert!(loom_reaches(
+        &l,
+        &["main case Some(1) got None", "q got Some(5)"]
+    ));
+}
+
+/// Two receives kept back at the empty buffer, both before a waiting select in Go's
+/// line: r1 gets 1, r2 gets 2, main gets 3.
+#[test]
+fn two_receives_kept_back_before_a_waiting_select() {
+    let model: ModelFn = Arc::new(|go: &Go| {
+        let o = go.chan::<u8>("o", 1);
+        let y = go.chan::<u8>("y", 2);
+        let u = go.chan::<u8>("u", 0);
+        for name in ["r1", "r2"] {
+            let (r, ry) = (o.clone(), y.clone());
+            go.go(name, move |go| {
+                ry.send(0);
+                go.note(format!("{name} got {:?}", r.recv()));
+            });
+        }
+        let q = o.clone();
+        go.go("q", move |_| {
+            for v in 1..=3u8 {
+                q.send(v);
+            }
+        });
+        y.recv();
+        y.recv();
+        let mut f = go.select().recv(&o).recv(&u).wait();
+        let got = f.take::<u8>();
+        go.note(format!("main case {:?} got {got:?}", f.index));
+    });
+    let (l, _) = same_as_loom_in(&bounds(), model);
+    assert!(loom_reaches(
+        &l,
+        &[
+            "r1 got Some(1)",
+            "r2 got Some(2)",
+            "main case Some(0) got Some(3)"
+        ]
+    ));
+}
+
+/// A select kept back beside a done channel, at buffered channels, takes a placed value
+/// as a half once let go; a `len` by the sender before it.
+#[test]
+fn a_select_kept_back_at_a_done_channel_takes_a_placed_value() {
+    let model: ModelFn = Arc::new(|go: &Go| {
+        let o = go.chan::<u8>("o", 1);
+        let d = go.done_chan::<u8>("d");
+        let (xo, xd) = (o.clone(), d.clone());
+        go.go("x", move |go| {
+            let mut f = go.select().recv(&xo).recv(&xd).wait();
+            let got = f.take::<u8>();
+            go.note(format!("x case {:?} got {got:?}", f.index));
+            go.note(format!("x len {}", xo.len()));
+        });
+        let q = o.clone();
+        go.go("q", move |_| {
+            q.send(1);
+            d.close();
+        });
+    });
+    let (l, _) = same_as_loom_in(&bounds(), model);
+    assert!(loom_reaches(&l, &["x case Some(1) got None", "x len 1"]));
+}
+
+/// Virtual time: a select kept back at buffered channels whose attempt waits, a select
+/// waiting as a half at the same buffer, and plain sends from main that go on: loom's
+/// census.
+#[test]
+fn a_send_meets_a_kept_back_select_that_waited_or_a_half_behind_it() {
+    let model: ModelFn = Arc::new(|go: &Go| {
+        let a = go.chan::<u8>("a", 1);
+        let b = go.chan::<u8>("b", 1);
+        let u = go.chan::<u8>("u", 0);
+        let (xa, xb) = (a.clone(), b.clone());
+        go.go("x", move |go| {
+            let mut f = go.select().recv(&xa).recv(&xb).wait();
+            let got = f.take::<u8>();
+            go.note(format!("x case {:?} got {got:?}", f.index));
+        });
+        let (ya, yu) = (a.clone(), u.clone());
+        go.go("y", move |go| {
+            let mut f = go.select().recv(&ya).recv(&yu).wait();
+            let got = f.take::<u8>();
+            go.note(format!("y case {:?} got {got:?}", f.index));
+        });
+        go.sleep(Duration::from_millis(1));
+        a.send(1);
+        go.note(format!("main len {}", a.len()));
+        a.send(2);
+        go.note(format!("main tried u {}", u.try_send(3)));
+    });
+    let b = bounds().time(stalemate::TimeMode::Virtual);
+    same_as_loom_in(&b, model);
+}
+
+/// A placed value beside a timer's tick in one select: the sender's `len` sees 1 and
+/// main then takes it, or main takes the tick while the buffer still holds it.
+#[test]
+fn a_placed_value_beside_a_tick() {
+    let model: ModelFn = Arc::new(|go: &Go| {
+        let o = go.chan::<u8>("o", 1);
+        let u = go.chan::<u8>("u", 0);
+        let t = go.after("t", Duration::from_millis(20));
+        let q = o.clone();
+        go.go("q", move |go| {
+            q.send(1);
+            go.note(format!("q len {}", q.len()));
+        });
+        let mut f = go.select().recv(&o).recv(&t).recv(&u).wait();
+        let got = if f.index == Some(0) {
+            f.take::<u8>()
+        } else {
+            None
+        };
+        go.note(format!("main case {:?} got {got:?}", f.index));
+    });
+    let (l, _) = same_as_loom_in(&bounds(), model);
+    assert!(loom_reaches(
+        &l,
+        &["q len 1", "main case Some(0) got Some(1)"]
+    ));
+    assert!(loom_reaches(&l, &["q len 1", "main case Some(1)"]));
+}
+
+/// A select loop and a second select at one buffer, against a sender that tries a send
+/// between its sends: the search ends (capped at 20,000) and reaches loom's census.
+#[test]
+fn puts_in_loops_end() {
+    let model: ModelFn = Arc::new(|go: &Go| {
+        let o = go.chan::<u8>("o", 1);
+        let u = go.chan::<u8>("u", 0);
+        let v = go.chan::<u8>("v", 0);
+        let (yo, yv) = (o.clone(), v.clone());
+        go.go("y", move |go| {
+            let mut f = go.select().recv(&yo).recv(&yv).wait();
+            let got = f.take::<u8>();
+            go.note(format!("y case {:?} got {got:?}", f.index));
+        });
+        let (q, qu, qv) = (o.clone(), u.clone(), v.clone());
+        go.go("q", move |go| {
+            let mut tried = Vec::new();
+            for k in 1..=2u8 {
+                q.send(k);
+                tried.push(qu.try_send(10 + k));
+            }
+            go.note(format!("q tried {tried:?}"));
+            qu.close();
+            qv.close();
+        });
+        serve_twice(go, &o, &u);
+    });
+    let b = bounds()
+        .max_executions(20_000)
+        .time_limit(Duration::from_secs(120));
+    let d = census(&Engine::Dpor, &b, model.clone()).expect("ran");
+    assert_eq!(
+        d.explored.stop,
+        Stop::Exhausted,
+        "dpor did not end: {} executions",
+        d.explored.executions
+    );
+    same_as_loom_in(&bounds(), model);
+}
+
+/// `the_takers_order_is_not_raced_for_a_send_at_a_buffer` with g1's try made a plain
+/// send: the search ends (capped at 5,000) and reaches loom's outcomes.
+#[test]
+fn a_put_race_with_a_plain_send_before_the_select_ends() {
+    let model: ModelFn = Arc::new(|go: &Go| {
+        let c0 = go.chan::<u8>("c0", 0);
+        let c1 = go.chan::<u8>("c1", 1);
+        let (a0, a1) = (c0.clone(), c1.clone());
+        go.go("g1", move |go| {
+            a1.send(11);
+            let mut f = go.select().send(&a0, 12).recv(&a1).wait();
+            let got = first_value(&mut f);
+            go.note(format!("g1 case {:?} got {got:?}", f.index));
+            go.note(format!("g1 len {}", a1.len()));
+        });
+        let c = c1.clone();
+        go.go("g2", move |_| c.send(2));
+        serve_twice(go, &c0, &c1);
+    });
+    let b = bounds()
+        .time(stalemate::TimeMode::Virtual)
+        .max_executions(5_000);
+    let (_, d) = same_as_loom_in(&b, model);
+    assert!(d.explored.executions < 5_000);
+}
+
+/// Main receiving from n workers, each sending on an unbuffered channel of its own, in
+/// selects beside `quit` (capacity 1), which a goroutine sends into; then from the rest
+/// plainly (tests/dpor.rs's fan-in beside a buffer, `Beside::Sent`).
+fn fan_beside_a_sent_quit(n: usize) -> ModelFn {
+    Arc::new(move |go: &Go| {
+        let quit = go.chan::<()>("quit", 1);
+        let q = quit.clone();
+        go.go("quitter", move |_| q.send(()));
+        let chans: Vec<Chan<usize>> = (0..n).map(|i| go.chan(&format!("ch{i}"), 0)).collect();
+        for (i, c) in chans.iter().enumerate() {
+            let c = c.clone();
+            go.go(&format!("w{i}"), move |_| c.send(i));
+        }
+        let mut got = Vec::new();
+        for c in &chans {
+            let mut f = go.select().recv(c).recv(&quit).wait();
+            match f.index {
+                Some(0) => got.push(f.take::<usize>().unwrap_or(0)),
+                _ => break,
+            }
+        }
+        go.note(format!("got {got:?}"));
+        for c in &chans[got.len()..] {
+            c.recv();
+        }
+    })
+}
+
+/// The fan campaign of seed 20261703 (its program about 1,663) lost an outcome: c0 of
+/// capacity 1, c1 unbuffered; main serves twice in a select over both; g1 sends on c0;
+/// g2 sends on c0, then on c1; g3 tries to receive from c0, then sends on c1. Lost:
+/// g3's try takes g1's value, g2's stays in the buffer, and both of main's selects
+/// choose c1 over it.
+#[test]
+fn both_selects_choose_the_unbuffered_case_over_a_buffer_left_full() {
+    let model: ModelFn = Arc::new(|go: &Go| {
+        let c0 = go.chan::<u8>("c0", 1);
+        let c1 = go.chan::<u8>("c1", 0);
+        let a0 = c0.clone();
+        go.go("g1", move |_| a0.send(10));
+        let (b0, b1) = (c0.clone(), c1.clone());
+        go.go("g2", move |_| {
+            b0.send(20);
+            b1.send(21);
+        });
+        let (d0, d1) = (c0.clone(), c1.clone());
+        go.go("g3", move |go| {
+            let mut f = go.select().recv(&d0).default().wait();
+            let i = f.index;
+            go.note(format!("g3 case {i:?} got {:?}", f.take::<u8>()));
+            d1.send(31);
+        });
+        serve_twice(go, &c0, &c1);
+    });
+    let b = bounds().time(stalemate::TimeMode::Virtual);
+    let (l, _) = same_as_loom_in(&b, model);
+    assert!(loom_reaches(
+        &l,
+        &[
+            "g3 case Some(0) got Some(10)",
+            "got Some(21)",
+            "got Some(31)"
+        ]
+    ));
+}

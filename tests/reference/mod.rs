@@ -1,0 +1,111 @@
+//! What the dpor test crates share: their bounds, the reference engines' censuses and
+//! the comparisons against them, and the select servers their models use.
+
+#![allow(dead_code)] // each test crate compiles this module; not every one uses all
+
+use crate::common::unwaited;
+use stalemate::explore::{Bounds, Census, Engine, ModelFn, census};
+use stalemate::go::{Chan, Go};
+use std::time::Duration;
+
+pub fn bounds() -> Bounds {
+    Bounds::default()
+        .check_races(true)
+        .time(Default::default())
+        .max_executions(2_000_000)
+        .max_steps(400)
+        .time_limit(Duration::from_secs(300))
+}
+
+/// The value a select received in its first case, `None` for any other case.
+pub fn first_value(f: &mut stalemate::go::Fired) -> Option<u8> {
+    if f.index == Some(0) {
+        f.take::<u8>()
+    } else {
+        None
+    }
+}
+
+/// Main's server: two rounds of `select { case v := <-c0: case v := <-c1: }`, noting
+/// each, stopping at a zero value (a closed channel).
+pub fn serve(go: &Go, c0: &Chan<u8>, c1: &Chan<u8>) {
+    for _ in 0..2 {
+        let mut f = go.select().recv(c0).recv(c1).wait();
+        let got = f.take::<u8>();
+        go.note(format!("served {:?} got {got:?}", f.index));
+        if got.is_none() {
+            break;
+        }
+    }
+}
+
+pub fn loom() -> Engine {
+    Engine::Loom {
+        preemption_bound: None,
+        max_branches: 10_000,
+    }
+}
+
+pub fn run(engine: &Engine, model: ModelFn) -> Census {
+    run_in(engine, &bounds(), model)
+}
+
+/// `run` under bounds `b`.
+pub fn run_in(engine: &Engine, b: &Bounds, model: ModelFn) -> Census {
+    let c = census(engine, b, model).expect("ran");
+    assert_eq!(c.explored.stop, stalemate::Stop::Exhausted, "{engine:?}");
+    c
+}
+
+/// What DFS reaches on `model`, as a goroutine can tell outcomes apart (`unwaited`).
+pub fn same_as_dfs(model: ModelFn) -> (Census, Census) {
+    same_as_dfs_in(&bounds(), model)
+}
+
+/// `same_as_dfs` under bounds `b` (virtual time, say).
+pub fn same_as_dfs_in(b: &Bounds, model: ModelFn) -> (Census, Census) {
+    let dfs = run_in(&Engine::Dfs, b, model.clone());
+    let dpor = run_in(&Engine::Dpor, b, model);
+    assert_eq!(dfs.violations, dpor.violations);
+    assert_eq!(unwaited(&dfs.outcomes), unwaited(&dpor.outcomes));
+    (dfs, dpor)
+}
+
+/// `same_as_dfs_in` with loom as the reference, for models DFS takes too long on:
+/// the same violations, no outcome of loom's lost, and the same outcomes.
+pub fn same_as_loom_in(b: &Bounds, model: ModelFn) -> (Census, Census) {
+    let l = run_in(&loom(), b, model.clone());
+    let d = run_in(&Engine::Dpor, b, model);
+    assert_eq!(l.violations, d.violations);
+    let (lo, dp) = (unwaited(&l.outcomes), unwaited(&d.outcomes));
+    for o in lo.difference(&dp) {
+        eprintln!("LOST:\n{o}");
+    }
+    let lost = lo.difference(&dp).count();
+    assert_eq!(lost, 0, "dpor lost outcomes loom reaches");
+    assert_eq!(lo, dp);
+    eprintln!(
+        "{} outcomes; dpor {} executions, loom {}",
+        dp.len(),
+        d.explored.executions,
+        l.explored.executions
+    );
+    (l, d)
+}
+
+/// Main serving twice in a select over `c0` and `c1`, noting what it got.
+pub fn serve_twice(go: &Go, c0: &Chan<u8>, c1: &Chan<u8>) {
+    for _ in 0..2 {
+        let mut f = go.select().recv(c0).recv(c1).wait();
+        let i = f.index;
+        go.note(format!("served {i:?} got {:?}", f.take::<u8>()));
+    }
+}
+
+/// Whether some outcome of loom's census (as goroutines tell them apart) contains every
+/// one of `needles`.
+pub fn loom_reaches(l: &stalemate::explore::Census, needles: &[&str]) -> bool {
+    unwaited(&l.outcomes)
+        .iter()
+        .any(|o| needles.iter().all(|n| o.contains(n)))
+}
