@@ -500,30 +500,10 @@ fn the_takers_order_race_with_plain_sends_into_the_buffer() {
 /// Cut trees: the Put rule's reversal goes to `observed` (Cover::Cut) and is not kept
 /// in `found`, so it is not inserted again where a goroutine sleeps in a later
 /// execution that shares the prefix; expanded levels above a cut take none. The
-/// committed regression program and the fan-in beside a sent quit, cut at 0..=8.
+/// program of `sends_around_a_server` and the fan-in beside a sent quit, cut at 0..=8.
 #[test]
 fn the_put_rule_in_cut_trees() {
-    let put: ModelFn = Arc::new(|go: &Go| {
-        let c0 = go.chan::<u8>("c0", 0);
-        let c1 = go.chan::<u8>("c1", 1);
-        let (a0, a1) = (c0.clone(), c1.clone());
-        go.go("g1", move |_| {
-            a0.send(10);
-            a1.send(11);
-        });
-        let b0 = c0.clone();
-        go.go("g2", move |go| {
-            let v = b0.recv();
-            go.note(format!("got {v:?}"));
-        });
-        let (d0, d1) = (c0.clone(), c1.clone());
-        go.go("g3", move |_| {
-            d1.send(30);
-            d0.send(31);
-        });
-        serve_twice(go, &c0, &c1);
-    });
-    for model in [put, fan_beside_a_sent_quit(2)] {
+    for model in [sends_around_a_server(), fan_beside_a_sent_quit(2)] {
         let l = run_in(&loom(), &bounds(), model.clone());
         let lo = unwaited(&l.outcomes);
         for split in 0..=8 {

@@ -2356,27 +2356,7 @@ fn a_takers_other_order_is_raced_only_where_it_can_come_first() {
 /// sends on `c0` then `c1`, `g2` receives from `c0`, `g3` sends on `c1` then `c0`.
 #[test]
 fn a_send_into_a_buffer_where_a_select_waits_is_no_half() {
-    let model: ModelFn = Arc::new(|go: &Go| {
-        let c0 = go.chan::<u8>("c0", 0);
-        let c1 = go.chan::<u8>("c1", 1);
-        let (a0, a1) = (c0.clone(), c1.clone());
-        go.go("g1", move |_| {
-            a0.send(10);
-            a1.send(11);
-        });
-        let b0 = c0.clone();
-        go.go("g2", move |go| {
-            let v = b0.recv();
-            go.note(format!("got {v:?}"));
-        });
-        let (d0, d1) = (c0.clone(), c1.clone());
-        go.go("g3", move |_| {
-            d1.send(30);
-            d0.send(31);
-        });
-        serve_twice(go, &c0, &c1);
-    });
-    same_as_loom_in(&bounds(), model);
+    same_as_loom_in(&bounds(), sends_around_a_server());
 }
 
 /// A send at a full buffer is kept back until there is room (`State::held_at_chan`),

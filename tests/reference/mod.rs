@@ -6,6 +6,7 @@
 use crate::common::unwaited;
 use stalemate::explore::{Bounds, Census, Engine, ModelFn, census};
 use stalemate::go::{Chan, Go};
+use std::sync::Arc;
 use std::time::Duration;
 
 pub fn bounds() -> Bounds {
@@ -108,4 +109,31 @@ pub fn loom_reaches(l: &stalemate::explore::Census, needles: &[&str]) -> bool {
     unwaited(&l.outcomes)
         .iter()
         .any(|o| needles.iter().all(|n| o.contains(n)))
+}
+
+/// Main serving twice in a select over `c0` (unbuffered) and `c1` (capacity 1); `g1`
+/// sends on `c0` then `c1`, `g2` receives from `c0`, `g3` sends on `c1` then `c0`: the
+/// program on which a plain send taken as a half at a buffer lost two of loom's
+/// outcomes (the fan campaign of seed 20261205).
+pub fn sends_around_a_server() -> ModelFn {
+    Arc::new(|go: &Go| {
+        let c0 = go.chan::<u8>("c0", 0);
+        let c1 = go.chan::<u8>("c1", 1);
+        let (a0, a1) = (c0.clone(), c1.clone());
+        go.go("g1", move |_| {
+            a0.send(10);
+            a1.send(11);
+        });
+        let b0 = c0.clone();
+        go.go("g2", move |go| {
+            let v = b0.recv();
+            go.note(format!("got {v:?}"));
+        });
+        let (d0, d1) = (c0.clone(), c1.clone());
+        go.go("g3", move |_| {
+            d1.send(30);
+            d0.send(31);
+        });
+        serve_twice(go, &c0, &c1);
+    })
 }
