@@ -503,7 +503,10 @@ fn the_takers_order_race_with_plain_sends_into_the_buffer() {
 /// program of `sends_around_a_server` and the fan-in beside a sent quit, cut at 0..=8.
 #[test]
 fn the_put_rule_in_cut_trees() {
-    for model in [sends_around_a_server(), fan_beside_a_sent_quit(2)] {
+    for model in [
+        sends_around_a_server(),
+        fan_in_beside_a_buffer(2, Beside::Sent),
+    ] {
         let l = run_in(&loom(), &bounds(), model.clone());
         let lo = unwaited(&l.outcomes);
         for split in 0..=8 {
@@ -607,6 +610,7 @@ fn a_send_at_a_buffer_and_two_selects_serving_end() {
     let (_, d) = same_as_loom_in(&b, model);
     assert_eq!(d.explored.executions, 111);
 }
+
 // The second review's programs: none lost an outcome on the attempt; the first three
 // led it to count a goroutine the sender starts in the send's step as the sender's.
 
@@ -1085,34 +1089,6 @@ fn a_put_race_with_a_plain_send_before_the_select_ends() {
         .max_executions(5_000);
     let (_, d) = same_as_loom_in(&b, model);
     assert!(d.explored.executions < 5_000);
-}
-
-/// Main receiving from n workers, each sending on an unbuffered channel of its own, in
-/// selects beside `quit` (capacity 1), which a goroutine sends into; then from the rest
-/// plainly (tests/dpor.rs's fan-in beside a buffer, `Beside::Sent`).
-fn fan_beside_a_sent_quit(n: usize) -> ModelFn {
-    Arc::new(move |go: &Go| {
-        let quit = go.chan::<()>("quit", 1);
-        let q = quit.clone();
-        go.go("quitter", move |_| q.send(()));
-        let chans: Vec<Chan<usize>> = (0..n).map(|i| go.chan(&format!("ch{i}"), 0)).collect();
-        for (i, c) in chans.iter().enumerate() {
-            let c = c.clone();
-            go.go(&format!("w{i}"), move |_| c.send(i));
-        }
-        let mut got = Vec::new();
-        for c in &chans {
-            let mut f = go.select().recv(c).recv(&quit).wait();
-            match f.index {
-                Some(0) => got.push(f.take::<usize>().unwrap_or(0)),
-                _ => break,
-            }
-        }
-        go.note(format!("got {got:?}"));
-        for c in &chans[got.len()..] {
-            c.recv();
-        }
-    })
 }
 
 /// The fan campaign of seed 20261703 (its program about 1,663) lost an outcome: c0 of

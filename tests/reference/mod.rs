@@ -137,3 +137,71 @@ pub fn sends_around_a_server() -> ModelFn {
         serve_twice(go, &c0, &c1);
     })
 }
+
+/// What a fan-in's selects wait beside (`fan_in_beside_a_buffer`).
+#[derive(Clone, Copy)]
+pub enum Beside {
+    /// A quit channel of capacity 1 nobody sends on.
+    Quit,
+    /// A `time.After` made before the loop, which may fire at any step.
+    After,
+    /// A `time.NewTimer`'s channel, likewise.
+    NewTimer,
+    /// A quit channel of capacity 1 a goroutine of its own sends on.
+    Sent,
+}
+
+/// A fan-in to main's selects, each with a case at an unbuffered channel of a worker's
+/// and one at a buffered channel (`beside`).
+pub fn fan_in_beside_a_buffer(n: usize, beside: Beside) -> ModelFn {
+    fan_in_to_selects(n, 0, false, move |go| match beside {
+        Beside::Quit => go.chan::<()>("quit", 1),
+        Beside::After => go.after("timeout", Duration::from_millis(20)),
+        Beside::NewTimer => go.timer("timeout", Duration::from_millis(20)).c.clone(),
+        Beside::Sent => {
+            let q = go.chan::<()>("quit", 1);
+            let s = q.clone();
+            go.go("quitter", move |_| s.send(()));
+            q
+        }
+    })
+}
+
+/// Main receiving from n workers, each sending into a channel of capacity `cap` of
+/// its own, in selects beside `quit`, until one takes quit's case (then, unbuffered,
+/// from the rest plainly); a goroutine of its own closes quit when `closer`.
+pub fn fan_in_to_selects(
+    n: usize,
+    cap: usize,
+    closer: bool,
+    quit: impl Fn(&Go) -> Chan<()> + Send + Sync + 'static,
+) -> ModelFn {
+    Arc::new(move |go: &Go| {
+        let quit = quit(go);
+        let chans: Vec<Chan<usize>> = (0..n).map(|i| go.chan(&format!("ch{i}"), cap)).collect();
+        for (i, c) in chans.iter().enumerate() {
+            let c = c.clone();
+            go.go(&format!("w{i}"), move |_| c.send(i));
+        }
+        if closer {
+            let q = quit.clone();
+            go.go("cancel", move |_| q.close());
+        }
+        let mut got = Vec::new();
+        for c in &chans {
+            let mut f = go.select().recv(c).recv(&quit).wait();
+            match f.index {
+                Some(0) => got.push(f.take::<usize>().unwrap_or(0)),
+                _ => break,
+            }
+        }
+        go.note(format!("got {got:?}"));
+        // Unbuffered, the workers main left behind would leak: it takes their values,
+        // so that each behaviour is an outcome of its own.
+        if cap == 0 {
+            for c in &chans[got.len()..] {
+                c.recv();
+            }
+        }
+    })
+}
