@@ -526,8 +526,8 @@ fn a_dpor_proof_on_several_threads_prints_what_one_thread_does() {
     std::fs::create_dir_all(&dir).unwrap();
     let file = dir.join("slow.toml");
     let src = std::fs::read_to_string("scenarios/cacher_modern_source_proof_slow.toml").unwrap();
-    // Four events: with two the stuck consumer's tree is 186 executions, with three
-    // 429, too few to share.
+    // Four events (986 executions): with two the stuck consumer's tree is 156
+    // executions, with three 404, too few to share.
     let dpor_only = src
         .replace("[[engine]]\nkind = \"loom\"\niterations = 10000000\n", "")
         .replace("events = 2\n", "events = 4\n");
@@ -551,7 +551,7 @@ fn a_dpor_proof_on_several_threads_prints_what_one_thread_does() {
         (v, execs)
     };
     let (one, execs) = run("1");
-    assert!(execs > 1000, "{execs} executions: a tree worth sharing");
+    assert!(execs > 900, "{execs} executions: a tree worth sharing");
     assert_eq!(run("2").0, one);
     assert_eq!(run("3").0, one);
 }

@@ -1446,11 +1446,19 @@ fn a_sequence_below_a_kept_step_is_still_explored() {
 /// `make(chan ...)` can flow, by name) is made a done channel when unbuffered, as a
 /// context's `Done()` is: under dpor a select waiting there beside buffered channels
 /// is kept back. main's selects receiving from n workers through channels of capacity
-/// 1, beside a `done` channel it closes: one execution for every n; with a send on
-/// `done` written (never run), 2^n.
+/// 1, beside a `done` channel it closes: one execution for every n, and so with a
+/// send on `done` written (never run), where the selects wait as halves and each
+/// worker's send takes their place (`Chan::placed`). Where the workers send in selects
+/// beside `done` too (Go's cancellable send), 1, 4, 19, 125 for n = 1..4, and 2, 8,
+/// 48, 384 with the send written.
 #[test]
 fn a_channel_a_kernel_never_sends_on_is_a_done_channel() {
-    let fan = |workers: i64, sendable: bool| {
+    let fan = |workers: i64, sendable: bool, cancellable: bool| {
+        let work = if cancellable {
+            "select { case c <- v: case <-done: }"
+        } else {
+            "c <- v"
+        };
         let send = if sendable {
             "\tif workers < 0 {\n\t\tdone <- struct{}{}\n\t}\n"
         } else {
@@ -1460,7 +1468,7 @@ fn a_channel_a_kernel_never_sends_on_is_a_done_channel() {
             "package main\n\nconst workers = {workers}\n\nfunc main() {{\n\
              \tdone := make(chan struct{{}})\n\tcs := make([]chan int, workers)\n\
              \tfor i := range cs {{\n\t\tcs[i] = make(chan int, 1)\n\
-             \t\tgo func(c chan int, v int) {{ c <- v }}(cs[i], i)\n\t}}\n\
+             \t\tgo func(c chan int, v int) {{ {work} }}(cs[i], i)\n\t}}\n\
              \tfor _, c := range cs {{\n\t\tselect {{\n\t\tcase <-c:\n\t\tcase <-done:\n\
              \t\t\treturn\n\t\t}}\n\t}}\n\tclose(done)\n{send}}}\n"
         );
@@ -1476,9 +1484,12 @@ fn a_channel_a_kernel_never_sends_on_is_a_done_channel() {
         o.explored.executions
     };
     for n in [1, 2, 3, 4, 6] {
-        assert_eq!(fan(n, false), 1, "{n} workers");
-        assert_eq!(fan(n, true), 1 << n, "{n} workers, done sendable");
+        assert_eq!(fan(n, false, false), 1, "{n} workers");
+        assert_eq!(fan(n, true, false), 1, "{n} workers, done sendable");
     }
+    let counts = |sendable| (1..=4).map(|n| fan(n, sendable, true)).collect::<Vec<_>>();
+    assert_eq!(counts(false), [1, 4, 19, 125]);
+    assert_eq!(counts(true), [2, 8, 48, 384]);
 }
 
 /// Every way a kernel's channel can be sent on under another name (a parameter, a

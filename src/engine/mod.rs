@@ -547,7 +547,16 @@ pub(crate) enum Mode {
     /// slot acquires it. As a lock after the unlock it waited for, neither is reversed
     /// with the step it follows, before which it is kept back, at the empty buffer or
     /// the full one (`State::held_at_chan`).
-    Buffered { recv: bool, slot: usize },
+    ///
+    /// `place`: a send into the empty buffer, nobody waiting, that leaves its value
+    /// with its place as well (`Chan::tick`), which a select whose only ready case it
+    /// is takes as a hand-off's second half (`Hand`); a receive there joins nothing
+    /// but reads the channel's receive line, so it is ordered against a select's wait.
+    Buffered {
+        recv: bool,
+        slot: usize,
+        place: Option<u64>,
+    },
     /// Half of a hand-off at an unbuffered channel (a plain operation, or a select with
     /// no default at unbuffered channels): the first half joins the line of its side
     /// and releases the place `place` it leaves there (`take: false`: a send or receive

@@ -89,6 +89,7 @@ impl Go {
             sends: Vec::new(),
             ticker: None,
             tick: None,
+            placed: None,
         };
         Chan {
             o: self.obj(name, ObjKind::Chan(c)),
@@ -436,7 +437,10 @@ fn fire(
             let c = chan(st, id);
             let slot = c.send_slot();
             c.buf.push_back(v);
+            let plain = st.gors[me].pending == Some(Pending::Send(id));
+            let c = chan(st, id);
             c.tick = (c.ticker == Some(me) && c.buf.len() == 1).then_some((me, steps));
+            c.placed = (plain && c.buf.len() == 1).then_some((me, steps));
             st.hb = Hb::Unordered;
             st.sync_slot(me, id, slot);
             let c = chan(st, id);
@@ -448,6 +452,7 @@ fn fire(
             let c = chan(st, id);
             if let Some(v) = c.buf.pop_front() {
                 c.tick = None;
+                c.placed = None;
                 let slot = c.take_slot();
                 let blocked = c.sendq.pop_front();
                 st.hb = Hb::Unordered;

@@ -273,8 +273,14 @@ impl G {
             // (not where traces are recorded: that rule leaves out traces that are one
             // behaviour with those it runs, which only outcomes tell, `explore::traces`).
             let passed = match mode {
-                super::Mode::Buffered { recv, slot } => {
+                super::Mode::Buffered { recv, slot, place } => {
                     a.push((cursor(o, recv), Access::Write));
+                    if recv {
+                        a.push((explorer::line(o, false), Access::Read));
+                    } else if let Some(place) = place {
+                        a.push((explorer::line(o, false), Access::Read));
+                        a.push((place_obj(o, place), Access::Release));
+                    }
                     // The room a receive leaves, which the next send into the slot takes.
                     let how = if recv {
                         Access::Release
@@ -333,24 +339,32 @@ fn hand_into(
             continue;
         }
         let send = case < 64 && sends >> case & 1 == 1;
-        if case < 64 && buffered >> case & 1 == 1 {
-            a.push((o, Access::Write));
-        } else if let Some((false, place)) = half {
-            a.push((o, Access::Add));
-            a.push((explorer::line(o, send), Access::Join));
-            a.push((explorer::line(o, !send), Access::Read));
-            a.push((place_obj(o, place), Access::Release));
-        } else if case == at {
-            match half {
-                Some((_, place)) => {
-                    a.push((o, Access::Write));
-                    a.push((place_obj(o, place), Access::Acquire));
+        let buffer = case < 64 && buffered >> case & 1 == 1;
+        match half {
+            // A select's wait at a buffered channel, receiving: a half's, marked so.
+            Some((false, place)) if !(buffer && send) => {
+                a.push((o, Access::Add));
+                a.push((explorer::line(o, send), Access::Join));
+                a.push((explorer::line(o, !send), Access::Read));
+                a.push((place_obj(o, place), Access::Release));
+                if buffer {
+                    a.push((o, Access::Buffer));
                 }
-                None => a.push((o, Access::Read)),
             }
-        } else {
-            a.push((o, Access::Add));
-            a.push((explorer::line(o, !send), Access::Read));
+            // A send that takes a select's wait at a buffered channel goes on: marked.
+            Some((true, place)) if case == at => {
+                a.push((o, Access::Write));
+                a.push((place_obj(o, place), Access::Acquire));
+                if buffer && send {
+                    a.push((o, Access::Buffer));
+                }
+            }
+            None if case == at => a.push((o, Access::Read)),
+            _ if buffer => a.push((o, Access::Write)),
+            _ => {
+                a.push((o, Access::Add));
+                a.push((explorer::line(o, !send), Access::Read));
+            }
         }
         case += 1;
     }

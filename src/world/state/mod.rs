@@ -184,6 +184,9 @@ pub(crate) struct Chan {
     /// The tick's place (`dpor`'s `Mode::Hand`), while its value is the buffer's only
     /// one: the ticker and its count of completed steps when it sent.
     pub tick: Option<(Gid, usize)>,
+    /// Likewise the place of a plain send's value, while it is the buffer's only one
+    /// and was sent into the empty buffer (`dpor`'s `Mode::Buffered`'s `place`).
+    pub placed: Option<(Gid, usize)>,
 }
 
 impl Chan {

@@ -183,6 +183,9 @@ impl State {
             // oldest one, with nobody waiting on it: each moves its own cursor and
             // syncs with its own slot (`Chan::slots`), which are different slots
             // whenever both can go without waiting (the buffer neither empty nor full).
+            // Its place, which a select that finds its value the buffer's only one
+            // takes (`Chan::placed`), is declared whether or not the buffer is empty:
+            // the step is one label in every order.
             Some(Pending::Send(o)) => match &self.objs[o].kind {
                 ObjKind::Chan(c)
                     if !c.nil && !c.closed && c.recvq.is_empty() && c.buf.len() < c.cap =>
@@ -190,6 +193,23 @@ impl State {
                     Mode::Buffered {
                         recv: false,
                         slot: c.send_slot(),
+                        place: Some(place(g, self.gors[g].steps)),
+                    }
+                }
+                // A select waiting first in line at a buffered channel: the send takes
+                // its place, and goes on (`Access::Put`).
+                ObjKind::Chan(c)
+                    if c.cap > 0
+                        && !c.nil
+                        && !c.closed
+                        && let Some(p) = self.select_first(c) =>
+                {
+                    Mode::Hand {
+                        take: true,
+                        place: p,
+                        sends: 1,
+                        at: 0,
+                        buffered: 1,
                     }
                 }
                 ObjKind::Chan(c) if c.cap == 0 && !c.nil && !c.closed => self.hand(g, o, c, true),
@@ -205,6 +225,7 @@ impl State {
                     Mode::Buffered {
                         recv: true,
                         slot: c.recvx,
+                        place: None,
                     }
                 }
                 ObjKind::Chan(c) if c.cap == 0 && !c.nil && !c.closed => self.hand(g, o, c, false),
@@ -464,18 +485,24 @@ impl State {
             at: 0,
             buffered: 0,
         };
-        match c.recvq.front() {
-            None if c.buf.is_empty() && c.cap > 0 => Some(half(false, place(g, me.steps))),
-            Some(&(s, k))
-                if self.gors[s].pending == Some(Pending::Select)
-                    && self
-                        .hand_cases(s)
-                        .is_some_and(|(sends, buffered)| (sends | buffered) >> k & 1 == 0) =>
-            {
-                Some(half(true, place(s, self.gors[s].steps)))
+        match self.select_first(c) {
+            Some(p) => Some(half(true, p)),
+            None if c.recvq.is_empty() && c.buf.is_empty() && c.cap > 0 => {
+                Some(half(false, place(g, me.steps)))
             }
-            _ => None,
+            None => None,
         }
+    }
+
+    /// The place of the select first in line to receive at buffered channel `c`, where
+    /// that case of its is a half's (`hand_cases`): a send there takes it.
+    fn select_first(&self, c: &Chan) -> Option<u64> {
+        let &(s, k) = c.recvq.front()?;
+        let half = self.gors[s].pending == Some(Pending::Select)
+            && self
+                .hand_cases(s)
+                .is_some_and(|(sends, _)| sends >> k & 1 == 0);
+        half.then(|| place(s, self.gors[s].steps))
     }
 
     /// Whether `o` is a timer's channel whose goroutine will tick it (`Chan::ticker`).
@@ -486,7 +513,7 @@ impl State {
     /// The tick's place where it is the only value in `o`'s buffer (`tick_hand`).
     fn tick_at(&self, o: Oid) -> Option<(Gid, usize)> {
         match &self.objs[o].kind {
-            ObjKind::Chan(c) if !c.closed && c.buf.len() == 1 => c.tick,
+            ObjKind::Chan(c) if !c.closed && c.buf.len() == 1 => c.tick.or(c.placed),
             _ => None,
         }
     }

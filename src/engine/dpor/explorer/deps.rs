@@ -18,8 +18,8 @@ fn conflict_in(a: &[(Obj, Access)], b: &[(Obj, Access)], joins: bool) -> bool {
     if a.iter().chain(b.iter()).any(|x| x.0 == ANY) {
         return true;
     }
-    // Marks (`Tag`, `Late`) conflict with nothing.
-    let mark = |k: Access| matches!(k, Access::Tag | Access::Late);
+    // Marks (`Tag`, `Late`, `Buffer`) conflict with nothing.
+    let mark = |k: Access| matches!(k, Access::Tag | Access::Late | Access::Buffer);
     let commute = |k1: Access, k2: Access| {
         mark(k1)
             || mark(k2)
@@ -82,7 +82,7 @@ pub(super) fn same_step(slept: &[(Obj, Access)], now: &[(Obj, Access)]) -> bool 
 /// they are one goroutine's; sharing a bit proves nothing (`conflict` decides).
 pub(super) fn signature(a: &[(Obj, Access)]) -> u64 {
     a.iter().fold(0, |s, &(o, k)| {
-        if matches!(k, Access::Tag | Access::Late) {
+        if matches!(k, Access::Tag | Access::Late | Access::Buffer) {
             s
         } else if o == ANY {
             u64::MAX

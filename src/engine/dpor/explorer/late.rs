@@ -179,3 +179,67 @@ impl Late {
         Some((c, seq))
     }
 }
+
+/// A send at `j` that took the place of a select waiting at `i` at a buffered channel
+/// (`Access::Buffer`). At an unbuffered channel the other order of the two halves (the
+/// send waiting, the select coming later and taking its place) holds the send's
+/// goroutine until the select comes; at a buffer the send leaves its value and goes
+/// on, so its later steps may come before the select and make a second case of it
+/// ready.
+pub(super) struct Put {
+    pub i: usize,
+    pub j: usize,
+    /// The select's wait at its channels.
+    others: Accesses,
+}
+
+impl Put {
+    pub(super) fn new(evs: &[&Event], j: usize) -> Option<Put> {
+        let e = evs[j];
+        let &(o, _) = e.accesses.iter().find(|a| a.1 == Access::Buffer)?;
+        if !e.accesses.contains(&(o, Access::Write)) {
+            return None; // a wait, not a taker
+        }
+        let places: Vec<Obj> = (e.accesses.iter())
+            .filter(|a| a.1 == Access::Acquire)
+            .map(|a| a.0)
+            .collect();
+        let i = (0..j).rev().find(|&i| {
+            evs[i].tid != e.tid
+                && evs[i].accesses.contains(&(o, Access::Add))
+                && (evs[i].accesses.iter()).any(|a| a.1 == Access::Release && places.contains(&a.0))
+        })?;
+        // Its channel too: there a step after the send could find the value in the
+        // buffer (`len`, a try, a receive, a close) before the select came.
+        let others = (evs[i].accesses.iter())
+            .filter(|a| {
+                matches!(
+                    a.1,
+                    Access::Add | Access::Join | Access::Read | Access::Write
+                )
+            })
+            .copied()
+            .collect();
+        Some(Put { i, j, others })
+    }
+
+    /// Whether step `z`, after the send, could have come before the select had the
+    /// send come first and meets the select's wait: the send's goroutine's (or one's
+    /// it started in the send's step), or after one of their steps after the send,
+    /// and not after the select's own next step.
+    pub(super) fn goes_on(&self, evs: &[&Event], pred: &[Vec<u64>], z: usize) -> bool {
+        let (q, x) = (evs[self.j].tid, evs[self.i].tid);
+        // The sender's, or a goroutine it started in the send's step (a `go` is no
+        // step of its own: its start is released by the step before it).
+        let sender = |t: Tid| {
+            t == q
+                || evs[self.j]
+                    .accesses
+                    .contains(&(thread_obj(t), Access::Release))
+        };
+        evs[z].tid != x
+            && (sender(evs[z].tid)
+                || (self.j + 1..z).any(|m| sender(evs[m].tid) && has(&pred[z], m)))
+            && conflict_strict(&evs[z].accesses, &self.others)
+    }
+}

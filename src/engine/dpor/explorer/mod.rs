@@ -18,7 +18,7 @@ mod tests;
 mod wakeup;
 
 use deps::*;
-use late::Late;
+use late::{Late, Put};
 use sleep::*;
 use wakeup::*;
 
@@ -87,6 +87,12 @@ pub enum Access {
     /// line of that channel): conflicts with nothing. The race analysis reads it to
     /// treat the select as one that came late to a close (`late.rs`).
     Late,
+    /// Marks a half at a buffered channel (the channel): a select's wait to receive
+    /// there, or a send that took such a wait's place. Conflicts with nothing. The
+    /// send goes on, where at an unbuffered channel it would have waited for the
+    /// select, so its later steps may come before the select in the other order of
+    /// the two halves (`late::Put`).
+    Buffer,
 }
 
 /// What a thread will do at its next step, known before it is scheduled.

@@ -63,6 +63,7 @@ impl Explorer {
         let lates: Vec<Late> = (0..n)
             .filter_map(|x| Late::quiet(&evs, &sigs, pred, x))
             .collect();
+        let puts: Vec<Put> = (0..n).filter_map(|j| Put::new(&evs, j)).collect();
         let enabled_at = |k: usize, q: Tid| stack[k].enabled.iter().any(|x| x.tid == q);
         let blocked_at = |k: usize, q: Tid| stack[k].blocked.iter().any(|x| x.tid == q);
         // Targets: every event, and every pending step of the final state.
@@ -673,10 +674,10 @@ impl Explorer {
                         // taker waits already is another choice: race i with that
                         // order too (the taker's wait, then the select).
                         let at_buffer = || {
-                            evs[i]
-                                .accesses
-                                .iter()
-                                .any(|&(o, _)| tgt.accesses.contains(&(o, Access::Write)))
+                            evs[i].accesses.iter().any(|&(o, _)| {
+                                tgt.accesses.contains(&(o, Access::Write))
+                                    || tgt.accesses.contains(&(o, Access::Buffer))
+                            })
                         };
                         if real
                             && at_buffer()
@@ -686,8 +687,13 @@ impl Explorer {
                             // The taker must be able to come before i (not i's own
                             // goroutine: the sequence would be the execution's own
                             // order, inserted again after each run), and nothing
-                            // moves across the clock's advance.
+                            // moves across the clock's advance. Nor a send that took
+                            // the wait at a buffer: before i it does not wait but
+                            // fills the buffer or is kept back at it (its other order
+                            // is `late::Put`'s).
+                            let at_a_buffer = evs[k].accesses.iter().any(|a| a.1 == Access::Buffer);
                             if y != evs[i].tid
+                                && !at_a_buffer
                                 && !(i + 1..k).any(|m| {
                                     evs[m].tid == CLOCK || (evs[m].tid == y && has(&pred[m], i))
                                 })
@@ -747,6 +753,14 @@ impl Explorer {
                             observed.extend(l.pair(&evs, &sigs, pred, y));
                         }
                     }
+                }
+                // A send that took a select's wait at a buffered channel and went
+                // on, and a later step that could have come before the select had
+                // the send come first (`Put::goes_on`): found from that step.
+                for p in puts.iter().filter(|p| p.j < j && p.goes_on(&evs, pred, j)) {
+                    let mut v = free(p.i, p.i + 1..p.j);
+                    v.push(evs[p.j].clone());
+                    observed.push((p.i, v));
                 }
                 found[j].clear();
                 found[j].extend(inserts[start..].iter().map(|x| x.0));
