@@ -1,13 +1,10 @@
-//! Programs against a buffered hand-off: a select's wait to receive at a buffered
-//! channel and a plain send into the empty buffer taken as a hand-off's two halves,
-//! never reversed, as a timer's tick is. That reduction was built (commits cb7fc0f,
-//! 2bf7cb3, da138f2) and withdrawn: the fan campaign of seed 20261703 found an outcome
-//! it lost (the last test here), and no fix was found in time (docs/dpor.md, "Not done
-//! yet"). Each program is compared with loom's census and asserts that loom reaches
-//! the outcome it is about; their docs name the attempt's mechanism (`Chan::placed`,
-//! its "Put" race of the sender's later steps, the `Buffer` mark), in the history.
-//! Those whose doc says "lost before" lost that outcome on a form of the attempt. dpor
-//! as it is passes them all.
+//! Programs against the buffered hand-off (docs/dpor.md, its row): a select's wait to
+//! receive at a buffered channel and a plain send into the empty buffer are a
+//! hand-off's two halves, never reversed, as a timer's tick is, and `late::Put` races
+//! them as plain steps where the sender goes on to meet the select. Each program is
+//! compared with loom's census and asserts that loom reaches the outcome it is about.
+//! Those whose doc says "lost before" lost that outcome on an earlier form of the
+//! reduction: the programs of two reviews and of the fan campaigns that found losses.
 
 use stalemate::Stop;
 use stalemate::explore::{Engine, ModelFn, census};
@@ -578,13 +575,13 @@ fn a_receive_kept_back_after_a_waiting_select_gets_the_first_value() {
     ));
 }
 
-/// On the attempt, the taker's order of a select's wait (`race.rs`, "A select's wait
-/// whose place a later step took") made for a send that took the wait at a buffer
-/// never ended here: before the step it was raced with, such a send does not wait but
-/// fills the buffer or is kept back there, and each of two executions inserted the
-/// other (the fan campaign of seed 20261702). c0 unbuffered, c1 of capacity 1; main
+/// The taker's order of a select's wait (`race.rs`, "A select's wait whose place a
+/// later step took") is not raced where the taker is a send that took the wait at a
+/// buffer: made for it, this search never ended (the fan campaign of seed 20261702).
+/// Before the step it was raced with, such a send does not wait but fills the buffer
+/// or is kept back there, and each of two executions inserted the other. c0 unbuffered, c1 of capacity 1; main
 /// serves twice in a select over both; g1 tries to send on c1, then selects to send on
-/// c0 or receive from c1; g2 and g3 send on c1. 111 executions, loom's outcomes.
+/// c0 or receive from c1; g2 and g3 send on c1. 65 executions, loom's outcomes.
 #[test]
 fn a_send_at_a_buffer_and_two_selects_serving_end() {
     let model: ModelFn = Arc::new(|go: &Go| {
@@ -611,11 +608,11 @@ fn a_send_at_a_buffer_and_two_selects_serving_end() {
     assert_eq!(d.explored.executions, 65);
 }
 
-// The second review's programs: none lost an outcome on the attempt; the first three
+// The second review's programs: none lost an outcome on the form then; the first three
 // led it to count a goroutine the sender starts in the send's step as the sender's.
 
 /// A goroutine the sender starts right after its send (a `go` is no step: its start is
-/// released by the send's own step) counts as the sender's for `put::Put`: q `o <- 1;
+/// released by the send's own step) counts as the sender's for `late::Put`: q `o <- 1;
 /// go g4 { p <- 0; len(o) }`, main (or a goroutine) `select { <-o, <-u }`. Loom's outcome
 /// where g4's `len` sees 1.
 #[test]
@@ -1095,7 +1092,9 @@ fn a_put_race_with_a_plain_send_before_the_select_ends() {
 /// capacity 1, c1 unbuffered; main serves twice in a select over both; g1 sends on c0;
 /// g2 sends on c0, then on c1; g3 tries to receive from c0, then sends on c1. Lost:
 /// g3's try takes g1's value, g2's stays in the buffer, and both of main's selects
-/// choose c1 over it.
+/// choose c1 over it (lost before: `Put` left out a step of the sender's that came
+/// after the select's next step, here g2's send on c1 that takes main's second wait,
+/// which in the other order would wait at c1 before main's first select came).
 #[test]
 fn both_selects_choose_the_unbuffered_case_over_a_buffer_left_full() {
     let model: ModelFn = Arc::new(|go: &Go| {
@@ -1125,6 +1124,1136 @@ fn both_selects_choose_the_unbuffered_case_over_a_buffer_left_full() {
             "g3 case Some(0) got Some(10)",
             "got Some(21)",
             "got Some(31)"
+        ]
+    ));
+}
+
+// A third review's twenty programs: nine lost an outcome where `Put` followed the
+// sender by the race analysis's order, which lets a receive that finds a channel
+// closed commute with the close; with `Put::follows` none does.
+
+/// dpor cut at each of `splits` against loom's census (uncut included by the caller).
+fn like_loom_cut(model: ModelFn, splits: &[u32]) {
+    let l = run_in(&loom(), &bounds(), model.clone());
+    let lo = unwaited(&l.outcomes);
+    for &split in splits {
+        let d = run_in(&Engine::Dpor, &bounds().split(split), model.clone());
+        assert_eq!(l.violations, d.violations, "cut at {split}");
+        let dp = unwaited(&d.outcomes);
+        for o in lo.difference(&dp) {
+            eprintln!("LOST (cut at {split}):\n{o}");
+        }
+        assert_eq!(lo, dp, "cut at {split}");
+    }
+}
+
+/// main's `select { <-o, <-u }` (o of capacity 1, u unbuffered), noted.
+fn main_select(go: &Go, o: &Chan<u8>, u: &Chan<u8>) -> Option<usize> {
+    let mut f = go.select().recv(o).recv(u).wait();
+    let got = f.take::<u8>();
+    go.note(format!("main case {:?} got {got:?}", f.index));
+    f.index
+}
+
+// Put's chain broken by a close that commutes with the receive it lets go.
+
+/// Lost before (`Put` followed the sender by the race analysis's order, where a receive
+/// that finds a channel closed commutes with the close): "y len 1": q `o <- 1;
+/// close(done)` (cap 1), y `<-done; len(o)`; y's receive (kept back, then
+/// `ClosedBy::Receive`) commutes with the close, so `Put::goes_on(y's len)` is false;
+/// its race with the send asks for y where it is kept.
+#[test]
+fn a_receive_of_the_senders_close_sees_the_value() {
+    let model: ModelFn = Arc::new(|go: &Go| {
+        let o = go.chan::<u8>("o", 1);
+        let u = go.chan::<u8>("u", 0);
+        let done = go.chan::<u8>("done", 1);
+        let (q, qd) = (o.clone(), done.clone());
+        go.go("q", move |_| {
+            q.send(1);
+            qd.close();
+        });
+        let (y, yd) = (o.clone(), done.clone());
+        go.go("y", move |go| {
+            let _ = yd.recv();
+            go.note(format!("y len {}", y.len()));
+        });
+        main_select(go, &o, &u);
+    });
+    let (l, _) = same_as_loom_in(&bounds(), model);
+    assert!(loom_reaches(&l, &["y len 1"]));
+}
+
+/// Lost before (`Put` followed the sender by the race analysis's order, where a receive
+/// that finds a channel closed commutes with the close): as the first of these, y takes
+/// the value back with a try and closes u, so main's select takes u's case: "y try
+/// Value(1)" with "main case Some(1) got None".
+#[test]
+fn a_receive_of_the_senders_close_takes_the_value() {
+    let model: ModelFn = Arc::new(|go: &Go| {
+        let o = go.chan::<u8>("o", 1);
+        let u = go.chan::<u8>("u", 0);
+        let done = go.chan::<u8>("done", 1);
+        let (q, qd) = (o.clone(), done.clone());
+        go.go("q", move |_| {
+            q.send(1);
+            qd.close();
+        });
+        let (y, yd, yu) = (o.clone(), done.clone(), u.clone());
+        go.go("y", move |go| {
+            let _ = yd.recv();
+            let t = y.try_recv();
+            go.note(format!("y try {t:?}"));
+            yu.close();
+        });
+        main_select(go, &o, &u);
+    });
+    let (l, _) = same_as_loom_in(&bounds(), model);
+    assert!(loom_reaches(
+        &l,
+        &["y try Value(1)", "main case Some(1) got None"]
+    ));
+}
+
+/// Lost before (`Put` followed the sender by the race analysis's order, where a receive
+/// that finds a channel closed commutes with the close): "y len 1": the first of these
+/// with done unbuffered (q started first, so y's receive comes after the close in the
+/// first execution and commutes with it).
+#[test]
+fn a_receive_of_the_senders_unbuffered_close_sees_the_value() {
+    let model: ModelFn = Arc::new(|go: &Go| {
+        let o = go.chan::<u8>("o", 1);
+        let u = go.chan::<u8>("u", 0);
+        let done = go.chan::<u8>("done", 0);
+        let (q, qd) = (o.clone(), done.clone());
+        go.go("q", move |_| {
+            q.send(1);
+            qd.close();
+        });
+        let (y, yd) = (o.clone(), done.clone());
+        go.go("y", move |go| {
+            let _ = yd.recv();
+            go.note(format!("y len {}", y.len()));
+        });
+        main_select(go, &o, &u);
+    });
+    let (l, _) = same_as_loom_in(&bounds(), model);
+    assert!(loom_reaches(&l, &["y len 1"]));
+}
+
+/// Lost before (`Put` followed the sender by the race analysis's order, where a receive
+/// that finds a channel closed commutes with the close): "main case Some(1) got
+/// Some(5)": after the close chain y sends on u, making main's unbuffered case ready
+/// beside o's value (main drains u otherwise).
+#[test]
+fn the_close_chain_makes_the_unbuffered_case_ready() {
+    let model: ModelFn = Arc::new(|go: &Go| {
+        let o = go.chan::<u8>("o", 1);
+        let u = go.chan::<u8>("u", 0);
+        let done = go.chan::<u8>("done", 1);
+        let (q, qd) = (o.clone(), done.clone());
+        go.go("q", move |_| {
+            q.send(1);
+            qd.close();
+        });
+        let (yd, yu) = (done.clone(), u.clone());
+        go.go("y", move |_| {
+            let _ = yd.recv();
+            yu.send(5);
+        });
+        if main_select(go, &o, &u) == Some(0) {
+            go.note(format!("main then got {:?}", u.recv()));
+        }
+    });
+    let (l, _) = same_as_loom_in(&bounds(), model);
+    assert!(loom_reaches(&l, &["main case Some(1) got Some(5)"]));
+}
+
+/// Lost before (`Put` followed the sender by the race analysis's order, where a receive
+/// that finds a channel closed commutes with the close): "main case Some(1) got
+/// Some(5)": after the close chain y sends into c2 (capacity 1), a second buffered case
+/// of main's select.
+#[test]
+fn the_close_chain_makes_a_second_buffer_ready() {
+    let model: ModelFn = Arc::new(|go: &Go| {
+        let o = go.chan::<u8>("o", 1);
+        let c2 = go.chan::<u8>("c2", 1);
+        let u = go.chan::<u8>("u", 0);
+        let done = go.chan::<u8>("done", 1);
+        let (q, qd) = (o.clone(), done.clone());
+        go.go("q", move |_| {
+            q.send(1);
+            qd.close();
+        });
+        let (yd, yc) = (done.clone(), c2.clone());
+        go.go("y", move |_| {
+            let _ = yd.recv();
+            yc.send(5);
+        });
+        let mut f = go.select().recv(&o).recv(&c2).recv(&u).wait();
+        let got = f.take::<u8>();
+        go.note(format!("main case {:?} got {got:?}", f.index));
+    });
+    let (l, _) = same_as_loom_in(&bounds(), model);
+    assert!(loom_reaches(&l, &["main case Some(1) got Some(5)"]));
+}
+
+/// Lost before (`Put` followed the sender by the race analysis's order, where a receive
+/// that finds a channel closed commutes with the close): "w len 1": the close chain two
+/// hops on, y `<-done; x <- 0` (x of capacity 1), w `<-x; len(o)`.
+#[test]
+fn the_close_chain_two_hops_on() {
+    let model: ModelFn = Arc::new(|go: &Go| {
+        let o = go.chan::<u8>("o", 1);
+        let u = go.chan::<u8>("u", 0);
+        let done = go.chan::<u8>("done", 1);
+        let x = go.chan::<u8>("x", 1);
+        let (q, qd) = (o.clone(), done.clone());
+        go.go("q", move |_| {
+            q.send(1);
+            qd.close();
+        });
+        let (yd, yx) = (done.clone(), x.clone());
+        go.go("y", move |_| {
+            let _ = yd.recv();
+            yx.send(0);
+        });
+        let (w, wx) = (o.clone(), x.clone());
+        go.go("w", move |go| {
+            let _ = wx.recv();
+            go.note(format!("w len {}", w.len()));
+        });
+        main_select(go, &o, &u);
+    });
+    let (l, _) = same_as_loom_in(&bounds(), model);
+    assert!(loom_reaches(&l, &["w len 1"]));
+}
+
+/// Lost before (`Put` followed the sender by the race analysis's order, where a receive
+/// that finds a channel closed commutes with the close): "y len 1": the first of these
+/// in virtual time, main, q and y all sleeping 1ms first (one advance wakes them; y
+/// then kept back at done while the others run, so its receive again comes after the
+/// close and commutes with it).
+#[test]
+fn the_close_chain_in_virtual_time() {
+    let model: ModelFn = Arc::new(|go: &Go| {
+        let o = go.chan::<u8>("o", 1);
+        let u = go.chan::<u8>("u", 0);
+        let done = go.chan::<u8>("done", 1);
+        let (q, qd) = (o.clone(), done.clone());
+        go.go("q", move |go| {
+            go.sleep(Duration::from_millis(1));
+            q.send(1);
+            qd.close();
+        });
+        let (y, yd) = (o.clone(), done.clone());
+        go.go("y", move |go| {
+            go.sleep(Duration::from_millis(1));
+            let _ = yd.recv();
+            go.note(format!("y len {}", y.len()));
+        });
+        go.sleep(Duration::from_millis(1));
+        main_select(go, &o, &u);
+    });
+    let b = bounds().time(stalemate::TimeMode::Virtual);
+    let (l, _) = same_as_loom_in(&b, model);
+    assert!(loom_reaches(&l, &["y len 1"]));
+}
+
+/// Lost before (`Put` followed the sender by the race analysis's order, where a receive
+/// that finds a channel closed commutes with the close): "y len 1" with "main case
+/// Some(0) got Some(1)": the close chain beside a `time.After` case in main's select
+/// (the tick may take the select's wait first).
+#[test]
+fn the_close_chain_beside_a_time_after() {
+    let model: ModelFn = Arc::new(|go: &Go| {
+        let t = go.after("timeout", Duration::from_millis(20));
+        let o = go.chan::<u8>("o", 1);
+        let u = go.chan::<u8>("u", 0);
+        let done = go.chan::<u8>("done", 1);
+        let (q, qd) = (o.clone(), done.clone());
+        go.go("q", move |_| {
+            q.send(1);
+            qd.close();
+        });
+        let (y, yd) = (o.clone(), done.clone());
+        go.go("y", move |go| {
+            let _ = yd.recv();
+            go.note(format!("y len {}", y.len()));
+        });
+        let mut f = go.select().recv(&o).recv(&t).recv(&u).wait();
+        let got = first_value(&mut f);
+        go.note(format!("main case {:?} got {got:?}", f.index));
+    });
+    let (l, _) = same_as_loom_in(&bounds(), model);
+    assert!(loom_reaches(
+        &l,
+        &["y len 1", "main case Some(0) got Some(1)"]
+    ));
+}
+
+// A receive (or select) kept back ahead of a waiting select, the sender with no later
+// step: the kept target's reversal ends at the kept step, and a step at the select's
+// other channel (lower id than the sender) wakes main before the sender's send.
+
+/// A review suspected a loss here, none found: "r got Some(1)" with "main case Some(1)
+/// got None": r `<-o; close(u)` kept back, t `try_recv(u)`, q `o <- 1` (started r, t,
+/// q); main sends 0 to r if it took o.
+#[test]
+fn a_receive_kept_ahead_of_a_select_beside_a_try_at_its_other_channel() {
+    let model: ModelFn = Arc::new(|go: &Go| {
+        let o = go.chan::<u8>("o", 1);
+        let u = go.chan::<u8>("u", 0);
+        let (r, ru) = (o.clone(), u.clone());
+        go.go("r", move |go| {
+            go.note(format!("r got {:?}", r.recv()));
+            ru.close();
+        });
+        let tu = u.clone();
+        go.go("t", move |go| go.note(format!("t try {:?}", tu.try_recv())));
+        let q = o.clone();
+        go.go("q", move |_| q.send(1));
+        if main_select(go, &o, &u) == Some(0) {
+            o.send(0);
+        }
+    });
+    let (l, _) = same_as_loom_in(&bounds(), model);
+    assert!(loom_reaches(
+        &l,
+        &["r got Some(1)", "main case Some(1) got None"]
+    ));
+}
+
+/// As `a_receive_kept_ahead_of_a_select_beside_a_try_at_its_other_channel`, the step at
+/// u the sender's own before its send: q `try_recv(u); o <- 1` (started r, q).
+#[test]
+fn a_receive_kept_ahead_of_a_select_the_sender_tried_its_other_channel() {
+    let model: ModelFn = Arc::new(|go: &Go| {
+        let o = go.chan::<u8>("o", 1);
+        let u = go.chan::<u8>("u", 0);
+        let (r, ru) = (o.clone(), u.clone());
+        go.go("r", move |go| {
+            go.note(format!("r got {:?}", r.recv()));
+            ru.close();
+        });
+        let (q, qu) = (o.clone(), u.clone());
+        go.go("q", move |go| {
+            go.note(format!("q try {:?}", qu.try_recv()));
+            q.send(1);
+        });
+        if main_select(go, &o, &u) == Some(0) {
+            o.send(0);
+        }
+    });
+    let (l, _) = same_as_loom_in(&bounds(), model);
+    assert!(loom_reaches(
+        &l,
+        &["r got Some(1)", "main case Some(1) got None"]
+    ));
+}
+
+/// As `a_receive_kept_ahead_of_a_select_beside_a_try_at_its_other_channel` with r a
+/// select kept back at two buffers (`select { <-o, <-o2 }`, o2 never sent on): "r case
+/// Some(0) got Some(1)", "main case Some(1) got None".
+#[test]
+fn a_select_kept_ahead_of_a_waiting_select_beside_a_try() {
+    let model: ModelFn = Arc::new(|go: &Go| {
+        let o = go.chan::<u8>("o", 1);
+        let o2 = go.chan::<u8>("o2", 1);
+        let u = go.chan::<u8>("u", 0);
+        let (ro, ro2, ru) = (o.clone(), o2.clone(), u.clone());
+        go.go("r", move |go| {
+            let mut f = go.select().recv(&ro).recv(&ro2).wait();
+            let got = f.take::<u8>();
+            go.note(format!("r case {:?} got {got:?}", f.index));
+            ru.close();
+        });
+        let tu = u.clone();
+        go.go("t", move |go| go.note(format!("t try {:?}", tu.try_recv())));
+        let q = o.clone();
+        go.go("q", move |_| q.send(1));
+        if main_select(go, &o, &u) == Some(0) {
+            o.send(0);
+        }
+    });
+    let (l, _) = same_as_loom_in(&bounds(), model);
+    assert!(loom_reaches(
+        &l,
+        &["r case Some(0) got Some(1)", "main case Some(1) got None"]
+    ));
+}
+
+// Contrasts and coverage.
+
+/// Against the kept receive's programs above: t's step is `len(o)`, which the send's
+/// walk back and `wait_taken` meet, so the send comes before main's wait.
+#[test]
+fn a_receive_kept_ahead_of_a_select_beside_a_len() {
+    let model: ModelFn = Arc::new(|go: &Go| {
+        let o = go.chan::<u8>("o", 1);
+        let u = go.chan::<u8>("u", 0);
+        let (r, ru) = (o.clone(), u.clone());
+        go.go("r", move |go| {
+            go.note(format!("r got {:?}", r.recv()));
+            ru.close();
+        });
+        let to = o.clone();
+        go.go("t", move |go| go.note(format!("t len {}", to.len())));
+        let q = o.clone();
+        go.go("q", move |_| q.send(1));
+        if main_select(go, &o, &u) == Some(0) {
+            o.send(0);
+        }
+    });
+    let (l, _) = same_as_loom_in(&bounds(), model);
+    assert!(loom_reaches(
+        &l,
+        &["r got Some(1)", "main case Some(1) got None"]
+    ));
+}
+
+/// Against the close chain: the chain through a WaitGroup (q's Done, y's Wait kept back
+/// until it: Add -> Acquire is in `pred`); uncut and cut at 0..=4.
+#[test]
+fn the_chain_through_a_waitgroup() {
+    let model: ModelFn = Arc::new(|go: &Go| {
+        let o = go.chan::<u8>("o", 1);
+        let u = go.chan::<u8>("u", 0);
+        let wg = go.waitgroup("wg");
+        wg.add(1);
+        let (q, qw) = (o.clone(), wg.clone());
+        go.go("q", move |_| {
+            q.send(1);
+            qw.done();
+        });
+        let (y, yw) = (o.clone(), wg.clone());
+        go.go("y", move |go| {
+            yw.wait();
+            go.note(format!("y len {}", y.len()));
+        });
+        main_select(go, &o, &u);
+    });
+    let (l, _) = same_as_loom_in(&bounds(), model.clone());
+    assert!(loom_reaches(&l, &["y len 1"]));
+    like_loom_cut(model, &[0, 1, 2, 3, 4]);
+}
+
+/// Against the close chain: y's receive of the closed channel is a select (`select {
+/// <-done, <-w }`, late or woken: a Read of done, ordered after the close).
+#[test]
+fn the_chain_through_a_late_select() {
+    let model: ModelFn = Arc::new(|go: &Go| {
+        let o = go.chan::<u8>("o", 1);
+        let u = go.chan::<u8>("u", 0);
+        let done = go.chan::<u8>("done", 0);
+        let w = go.chan::<u8>("w", 0);
+        let (q, qd) = (o.clone(), done.clone());
+        go.go("q", move |_| {
+            q.send(1);
+            qd.close();
+        });
+        let (y, yd) = (o.clone(), done.clone());
+        go.go("y", move |go| {
+            let f = go.select().recv(&yd).recv(&w).wait();
+            go.note(format!("y case {:?} len {}", f.index, y.len()));
+        });
+        main_select(go, &o, &u);
+    });
+    let (l, _) = same_as_loom_in(&bounds(), model);
+    assert!(loom_reaches(&l, &["len 1"]));
+}
+
+/// The chain through an unbuffered hand-off (q `o <- 1; x <- 0`, y `<-x; len(o)`),
+/// whichever side waits.
+#[test]
+fn the_chain_through_an_unbuffered_hand_off() {
+    let model: ModelFn = Arc::new(|go: &Go| {
+        let o = go.chan::<u8>("o", 1);
+        let u = go.chan::<u8>("u", 0);
+        let x = go.chan::<u8>("x", 0);
+        let (q, qx) = (o.clone(), x.clone());
+        go.go("q", move |_| {
+            q.send(1);
+            qx.send(0);
+        });
+        let (y, yx) = (o.clone(), x.clone());
+        go.go("y", move |go| {
+            let _ = yx.recv();
+            go.note(format!("y len {}", y.len()));
+        });
+        main_select(go, &o, &u);
+    });
+    let (l, _) = same_as_loom_in(&bounds(), model);
+    assert!(loom_reaches(&l, &["y len 1"]));
+}
+
+/// A violation: the sender closes the channel of main's send case after its send; only
+/// with the send first can main choose that case and panic.
+#[test]
+fn the_sender_closes_the_selects_send_case_channel() {
+    let model: ModelFn = Arc::new(|go: &Go| {
+        let o = go.chan::<u8>("o", 1);
+        let c = go.chan::<u8>("c", 0);
+        let (q, qc) = (o.clone(), c.clone());
+        go.go("q", move |_| {
+            q.send(1);
+            qc.close();
+        });
+        let mut f = go.select().recv(&o).send(&c, 5).wait();
+        let got = first_value(&mut f);
+        go.note(format!("main case {:?} got {got:?}", f.index));
+    });
+    let (l, _) = same_as_loom_in(&bounds(), model);
+    assert!(
+        !l.violations.is_empty(),
+        "loom finds the send on a closed channel"
+    );
+}
+
+/// A goroutine the sender starts in a later step (after a note), not the send's, reads
+/// `len(o)`: "g len 1".
+#[test]
+fn a_goroutine_started_in_a_later_step_of_the_sender() {
+    let model: ModelFn = Arc::new(|go: &Go| {
+        let o = go.chan::<u8>("o", 1);
+        let u = go.chan::<u8>("u", 0);
+        let q = o.clone();
+        go.go("q", move |go| {
+            q.send(1);
+            go.note("q sent");
+            let g = q.clone();
+            go.go("g", move |go| go.note(format!("g len {}", g.len())));
+        });
+        main_select(go, &o, &u);
+    });
+    let (l, _) = same_as_loom_in(&bounds(), model);
+    assert!(loom_reaches(&l, &["g len 1"]));
+}
+
+/// A `time.NewTimer` in main's select that the sender stops after its send (`Stop`
+/// writes the timer's channel, one of the select's: a `Put` race).
+#[test]
+fn a_timer_the_sender_stops_beside_a_put() {
+    let model: ModelFn = Arc::new(|go: &Go| {
+        let tm = Arc::new(go.timer("tm", Duration::from_millis(20)));
+        let (tc, s) = (tm.c.clone(), tm.clone());
+        let o = go.chan::<u8>("o", 1);
+        let u = go.chan::<u8>("u", 0);
+        let q = o.clone();
+        go.go("q", move |go| {
+            q.send(1);
+            go.note(format!("q stopped {}", s.stop()));
+        });
+        let mut f = go.select().recv(&o).recv(&tc).recv(&u).wait();
+        let got = first_value(&mut f);
+        go.note(format!("main case {:?} got {got:?}", f.index));
+    });
+    let (l, _) = same_as_loom_in(&bounds(), model);
+    assert!(loom_reaches(
+        &l,
+        &["q stopped true", "main case Some(0) got Some(1)"]
+    ));
+}
+
+/// A third goroutine's try-send at main's other channel, then `len(o)`: "t sent false",
+/// "t len 1", main takes o (the send first, t between).
+#[test]
+fn a_third_goroutines_try_send_then_len_beside_a_put() {
+    let model: ModelFn = Arc::new(|go: &Go| {
+        let o = go.chan::<u8>("o", 1);
+        let u = go.chan::<u8>("u", 0);
+        let q = o.clone();
+        go.go("q", move |_| q.send(1));
+        let (to, tu) = (o.clone(), u.clone());
+        go.go("t", move |go| {
+            go.note(format!("t sent {}", tu.try_send(9)));
+            go.note(format!("t len {}", to.len()));
+        });
+        main_select(go, &o, &u);
+    });
+    let (l, _) = same_as_loom_in(&bounds(), model);
+    assert!(loom_reaches(
+        &l,
+        &["t sent false", "t len 1", "main case Some(0) got Some(1)"]
+    ));
+}
+
+/// Lost before (`Put` followed the sender by the race analysis's order, where a receive
+/// that finds a channel closed commutes with the close): "y len 1": the close chain
+/// with two selects waiting at o (main's beside u, g's beside v); y closes u and v
+/// after its `len` so neither waits for ever.
+#[test]
+fn the_close_chain_beside_two_selects_at_one_buffer() {
+    let model: ModelFn = Arc::new(|go: &Go| {
+        let o = go.chan::<u8>("o", 1);
+        let u = go.chan::<u8>("u", 0);
+        let v = go.chan::<u8>("v", 0);
+        let done = go.chan::<u8>("done", 1);
+        let (gon, gv) = (o.clone(), v.clone());
+        go.go("g", move |go| {
+            let mut f = go.select().recv(&gon).recv(&gv).wait();
+            let got = f.take::<u8>();
+            go.note(format!("g case {:?} got {got:?}", f.index));
+        });
+        let (q, qd) = (o.clone(), done.clone());
+        go.go("q", move |_| {
+            q.send(1);
+            qd.close();
+        });
+        let (y, yd, yu, yv) = (o.clone(), done.clone(), u.clone(), v.clone());
+        go.go("y", move |go| {
+            let _ = yd.recv();
+            go.note(format!("y len {}", y.len()));
+            yu.close();
+            yv.close();
+        });
+        main_select(go, &o, &u);
+    });
+    let (l, _) = same_as_loom_in(&bounds(), model);
+    assert!(loom_reaches(&l, &["y len 1"]));
+}
+
+// A fourth review's twenty programs, on `Put::follows`: observers that are not the
+// sender's (a third goroutine's try, `len` or close at the buffer), senders with no
+// later step, a taker pending at the end, cut trees and virtual time. None lost an
+// outcome.
+
+fn ms(n: u64) -> Duration {
+    Duration::from_millis(n)
+}
+
+// Models shared by an uncut probe and the cut probe.
+
+/// q `o <- 1` (no later step); t `try_recv(o); close(u)`; main `select { <-o, <-u }`.
+fn silent_sender_try_then_close() -> ModelFn {
+    Arc::new(|go: &Go| {
+        let o = go.chan::<u8>("o", 1);
+        let u = go.chan::<u8>("u", 0);
+        let q = o.clone();
+        go.go("q", move |_| q.send(1));
+        let (to, tu) = (o.clone(), u.clone());
+        go.go("t", move |go| {
+            go.note(format!("t try {:?}", to.try_recv()));
+            tu.close();
+        });
+        main_select(go, &o, &u);
+    })
+}
+
+/// q `o <- 1; v := <-o; if v == 1 { u <- 7 }`; main `select { <-o, <-u }`, then `o <-
+/// 0` if it took o.
+fn sender_takes_its_value_back() -> ModelFn {
+    Arc::new(|go: &Go| {
+        let o = go.chan::<u8>("o", 1);
+        let u = go.chan::<u8>("u", 0);
+        let (q, qu) = (o.clone(), u.clone());
+        go.go("q", move |go| {
+            q.send(1);
+            let v = q.recv();
+            go.note(format!("q got {v:?}"));
+            if v == Some(1) {
+                qu.send(7);
+            }
+        });
+        if main_select(go, &o, &u) == Some(0) {
+            o.send(0);
+        }
+    })
+}
+
+/// q `o <- 1; go g { <-o; u <- 7 }` (g started in the send's step); main `select { <-o,
+/// <-u }`. Where main takes o, g stays kept back at o to the end (a leak).
+fn started_in_the_send_step_takes_it_back() -> ModelFn {
+    Arc::new(|go: &Go| {
+        let o = go.chan::<u8>("o", 1);
+        let u = go.chan::<u8>("u", 0);
+        let (q, qu) = (o.clone(), u.clone());
+        go.go("q", move |go| {
+            q.send(1);
+            go.go("g", move |go| {
+                let v = q.recv();
+                go.note(format!("g got {v:?}"));
+                qu.send(7);
+            });
+        });
+        main_select(go, &o, &u);
+    })
+}
+
+/// : a silent sender, a third goroutine's try after the Put (not causally after the
+/// sender); P–try race puts the try between W and P, then `wait_taken` inserts P before
+/// W, then the taker–try race.
+#[test]
+fn silent_sender_a_third_try_takes_the_value_then_closes_u() {
+    let (l, _) = same_as_loom_in(&bounds(), silent_sender_try_then_close());
+    assert!(loom_reaches(
+        &l,
+        &["t try Value(1)", "main case Some(1) got None"]
+    ));
+}
+
+/// : t's select with a default at both of main's channels (take o, send on u): between
+/// W and P it completes main at u (P is then no taker, no `wait_taken`); reached
+/// through the W–try race and then P's walk back from W.
+#[test]
+fn silent_sender_a_try_select_at_both_channels_of_the_waiting_select() {
+    let model: ModelFn = Arc::new(|go: &Go| {
+        let o = go.chan::<u8>("o", 1);
+        let u = go.chan::<u8>("u", 0);
+        let q = o.clone();
+        go.go("q", move |_| q.send(1));
+        let (to, tu) = (o.clone(), u.clone());
+        go.go("t", move |go| {
+            let mut f = go.select().recv(&to).send(&tu, 9).default().wait();
+            let got = first_value(&mut f);
+            go.note(format!("t case {:?} got {got:?}", f.index));
+            if f.index == Some(0) {
+                tu.close();
+            }
+        });
+        main_select(go, &o, &u);
+    });
+    let (l, _) = same_as_loom_in(&bounds(), model);
+    assert!(loom_reaches(
+        &l,
+        &["t case Some(0) got Some(1)", "main case Some(1) got None"]
+    ));
+}
+
+/// The sender's own receive after its send takes its value back (only
+/// with P before W): Put from q's receive, then the kept target's race with the taker
+/// that disabled it.
+#[test]
+fn the_sender_takes_its_value_back_and_hands_another() {
+    let (l, _) = same_as_loom_in(&bounds(), sender_takes_its_value_back());
+    assert!(loom_reaches(
+        &l,
+        &["q got Some(1)", "main case Some(1) got Some(7)"]
+    ));
+}
+
+/// `Put` found from a step pending at the end: the only trigger of Put in the first
+/// execution is g's receive pending (kept) at the end.
+#[test]
+fn a_goroutine_started_in_the_send_step_takes_the_value_back_pending() {
+    let (l, _) = same_as_loom_in(&bounds(), started_in_the_send_step_takes_it_back());
+    assert!(loom_reaches(
+        &l,
+        &["g got Some(1)", "main case Some(1) got Some(7)"]
+    ));
+}
+
+/// As `a_goroutine_started_in_the_send_step_takes_the_value_back_pending`, g started in a later step of the sender's (after a note): the pending
+/// trigger is marked only through the note's `Release` of g's start in `foot`.
+#[test]
+fn a_goroutine_started_in_a_later_step_takes_the_value_back_pending() {
+    let model: ModelFn = Arc::new(|go: &Go| {
+        let o = go.chan::<u8>("o", 1);
+        let u = go.chan::<u8>("u", 0);
+        let (q, qu) = (o.clone(), u.clone());
+        go.go("q", move |go| {
+            q.send(1);
+            go.note("q sent");
+            go.go("g", move |go| {
+                let v = q.recv();
+                go.note(format!("g got {v:?}"));
+                qu.send(7);
+            });
+        });
+        main_select(go, &o, &u);
+    });
+    let (l, _) = same_as_loom_in(&bounds(), model);
+    assert!(loom_reaches(
+        &l,
+        &["g got Some(1)", "main case Some(1) got Some(7)"]
+    ));
+}
+
+/// `wait_taken` barred: the sender's own step before its send (`try_recv(u)`) happens
+/// after W through u, so the third goroutine's `len` between W and P gets no reversal
+/// until q's try is raced before W; a second-order path.
+#[test]
+fn the_senders_earlier_step_at_the_other_channel_bars_wait_taken() {
+    let model: ModelFn = Arc::new(|go: &Go| {
+        let o = go.chan::<u8>("o", 1);
+        let u = go.chan::<u8>("u", 0);
+        let (q, qu) = (o.clone(), u.clone());
+        go.go("q", move |go| {
+            go.note(format!("q tried u {:?}", qu.try_recv()));
+            q.send(1);
+        });
+        let to = o.clone();
+        go.go("t", move |go| go.note(format!("t len {}", to.len())));
+        main_select(go, &o, &u);
+    });
+    let (l, _) = same_as_loom_in(&bounds(), model);
+    assert!(loom_reaches(
+        &l,
+        &["t len 1", "main case Some(0) got Some(1)"]
+    ));
+}
+
+/// A close of o by a third goroutine after its `len`: "t len 1" with main taking the
+/// value from the closed, non-empty buffer (only with P before W); the close between W
+/// and P commutes with W (it wakes it) and P panics.
+#[test]
+fn a_third_goroutines_len_then_close_of_o() {
+    let model: ModelFn = Arc::new(|go: &Go| {
+        let o = go.chan::<u8>("o", 1);
+        let u = go.chan::<u8>("u", 0);
+        let q = o.clone();
+        go.go("q", move |_| q.send(1));
+        let to = o.clone();
+        go.go("t", move |go| {
+            go.note(format!("t len {}", to.len()));
+            to.close();
+        });
+        main_select(go, &o, &u);
+    });
+    same_as_loom_in(&bounds(), model);
+}
+
+/// Two buffered receive cases and an unbuffered one: a silent sender into o, a third
+/// goroutine's try-send into o2 then `len(o)`; main takes o with both ready (its select
+/// then a `Write`, not a taker).
+#[test]
+fn two_buffered_cases_a_try_send_at_the_second_then_len_of_the_first() {
+    let model: ModelFn = Arc::new(|go: &Go| {
+        let o = go.chan::<u8>("o", 1);
+        let o2 = go.chan::<u8>("o2", 1);
+        let u = go.chan::<u8>("u", 0);
+        let q = o.clone();
+        go.go("q", move |_| q.send(1));
+        let (to, to2) = (o.clone(), o2.clone());
+        go.go("t", move |go| {
+            go.note(format!("t sent {}", to2.try_send(2)));
+            go.note(format!("t len {}", to.len()));
+        });
+        let mut f = go.select().recv(&o).recv(&o2).recv(&u).wait();
+        let got = f.take::<u8>();
+        go.note(format!("main case {:?} got {got:?}", f.index));
+    });
+    let (l, _) = same_as_loom_in(&bounds(), model);
+    assert!(loom_reaches(
+        &l,
+        &["t sent true", "t len 1", "main case Some(0) got Some(1)"]
+    ));
+}
+
+/// Two selects waiting at o (main beside u, y beside v), a silent sender, a third
+/// goroutine's `len` then closes of u and v: "t len 1" with y taking the value.
+#[test]
+fn two_selects_at_o_a_silent_sender_and_a_third_len() {
+    let model: ModelFn = Arc::new(|go: &Go| {
+        let o = go.chan::<u8>("o", 1);
+        let u = go.chan::<u8>("u", 0);
+        let v = go.chan::<u8>("v", 0);
+        let (yo, yv) = (o.clone(), v.clone());
+        go.go("y", move |go| {
+            let mut f = go.select().recv(&yo).recv(&yv).wait();
+            let got = f.take::<u8>();
+            go.note(format!("y case {:?} got {got:?}", f.index));
+        });
+        let q = o.clone();
+        go.go("q", move |_| q.send(1));
+        let (to, tu, tv) = (o.clone(), u.clone(), v.clone());
+        go.go("t", move |go| {
+            go.note(format!("t len {}", to.len()));
+            tu.close();
+            tv.close();
+        });
+        main_select(go, &o, &u);
+    });
+    let (l, _) = same_as_loom_in(&bounds(), model);
+    assert!(loom_reaches(&l, &["t len 1", "y case Some(0) got Some(1)"]));
+}
+
+/// A select waiting at o beside a plain receive kept back there, a sender of two values
+/// (one goroutine), a third goroutine's `len`: each of the two gets either value with
+/// "t len 1".
+#[test]
+fn a_select_beside_a_kept_receive_a_sender_of_two_and_a_third_len() {
+    let model: ModelFn = Arc::new(|go: &Go| {
+        let o = go.chan::<u8>("o", 1);
+        let u = go.chan::<u8>("u", 0);
+        let r = o.clone();
+        go.go("r", move |go| go.note(format!("r got {:?}", r.recv())));
+        let q = o.clone();
+        go.go("q", move |_| {
+            q.send(1);
+            q.send(2);
+        });
+        let to = o.clone();
+        go.go("t", move |go| go.note(format!("t len {}", to.len())));
+        main_select(go, &o, &u);
+    });
+    let (l, _) = same_as_loom_in(&bounds(), model);
+    assert!(loom_reaches(
+        &l,
+        &["r got Some(1)", "main case Some(0) got Some(2)", "t len 1"]
+    ));
+    assert!(loom_reaches(
+        &l,
+        &["r got Some(2)", "main case Some(0) got Some(1)", "t len 1"]
+    ));
+}
+
+/// Main's selects in a loop, a silent sender, a third goroutine's try of o then a plain
+/// send on u, a fourth's send on u. Census only; .
+#[test]
+fn main_loops_a_silent_sender_a_try_then_sends_on_u() {
+    let model: ModelFn = Arc::new(|go: &Go| {
+        let o = go.chan::<u8>("o", 1);
+        let u = go.chan::<u8>("u", 0);
+        let q = o.clone();
+        go.go("q", move |_| q.send(1));
+        let (to, tu) = (o.clone(), u.clone());
+        go.go("t", move |go| {
+            go.note(format!("t try {:?}", to.try_recv()));
+            tu.send(9);
+        });
+        let wu = u.clone();
+        go.go("w", move |_| wu.send(8));
+        serve_twice(go, &o, &u);
+    });
+    let (l, _) = same_as_loom_in(&bounds(), model);
+    assert!(loom_reaches(&l, &["t try Value(1)"]));
+}
+
+/// The same goroutine sending twice into o (Put from its second send) against two
+/// silent senders (no Put: `wait_taken` only), a third goroutine's try between: "t try
+/// Value(1)" with main getting 2.
+#[test]
+fn one_sender_twice_or_two_silent_senders_and_a_third_try() {
+    for two_senders in [false, true] {
+        let model: ModelFn = Arc::new(move |go: &Go| {
+            let o = go.chan::<u8>("o", 1);
+            let u = go.chan::<u8>("u", 0);
+            if two_senders {
+                for (name, v) in [("q1", 1u8), ("q2", 2)] {
+                    let c = o.clone();
+                    go.go(name, move |_| c.send(v));
+                }
+            } else {
+                let q = o.clone();
+                go.go("q", move |_| {
+                    q.send(1);
+                    q.send(2);
+                });
+            }
+            let to = o.clone();
+            go.go("t", move |go| go.note(format!("t try {:?}", to.try_recv())));
+            main_select(go, &o, &u);
+        });
+        let (l, _) = same_as_loom_in(&bounds(), model);
+        assert!(
+            loom_reaches(&l, &["t try Value(1)", "main case Some(0) got Some(2)"]),
+            "two senders {two_senders}"
+        );
+    }
+}
+
+/// `follows` through a handed step: t's read lock waits while q holds the write lock
+/// around its send, q's unlock wakes it (t's next step `Local`, ordered only by
+/// `Wake`), then t's `len`.
+#[test]
+fn the_chain_through_a_read_lock_the_senders_unlock_hands() {
+    let model: ModelFn = Arc::new(|go: &Go| {
+        let o = go.chan::<u8>("o", 1);
+        let u = go.chan::<u8>("u", 0);
+        let rw = go.rwmutex("rw");
+        let (q, qrw) = (o.clone(), rw.clone());
+        go.go("q", move |_| {
+            qrw.lock();
+            q.send(1);
+            qrw.unlock();
+        });
+        let (to, trw) = (o.clone(), rw.clone());
+        go.go("t", move |go| {
+            trw.rlock();
+            go.note(format!("t len {}", to.len()));
+            trw.runlock();
+        });
+        main_select(go, &o, &u);
+    });
+    let (l, _) = same_as_loom_in(&bounds(), model);
+    assert!(loom_reaches(
+        &l,
+        &["t len 1", "main case Some(0) got Some(1)"]
+    ));
+}
+
+/// The select's send case at an unbuffered channel: main `select { <-o, s <- 5 }`, a
+/// silent sender, t `len(o); <-s`: "t len 1" with t getting 5 (main chose s while o
+/// held the value).
+#[test]
+fn a_send_case_met_by_a_third_goroutine_after_its_len() {
+    let model: ModelFn = Arc::new(|go: &Go| {
+        let o = go.chan::<u8>("o", 1);
+        let s = go.chan::<u8>("s", 0);
+        let q = o.clone();
+        go.go("q", move |_| q.send(1));
+        let (to, ts) = (o.clone(), s.clone());
+        go.go("t", move |go| {
+            go.note(format!("t len {}", to.len()));
+            go.note(format!("t got {:?}", ts.recv()));
+        });
+        let mut f = go.select().recv(&o).send(&s, 5).wait();
+        let got = first_value(&mut f);
+        go.note(format!("main case {:?} got {got:?}", f.index));
+    });
+    let (l, _) = same_as_loom_in(&bounds(), model);
+    assert!(loom_reaches(
+        &l,
+        &["t len 1", "t got Some(5)", "main case Some(1) got None"]
+    ));
+}
+
+/// Cut trees 0..=6: the silent sender with a third try (`wait_taken` only), the sender
+/// taking its value back, and the pending receive of a goroutine started in the send's
+/// step (`observed`, never in `found`).
+#[test]
+fn cut_trees_beside_silent_senders_and_pending_takers() {
+    for model in [
+        silent_sender_try_then_close(),
+        sender_takes_its_value_back(),
+        started_in_the_send_step_takes_it_back(),
+    ] {
+        like_loom_cut(model, &[0, 1, 2, 3, 4, 5, 6]);
+    }
+}
+
+/// Virtual time: `silent_sender_a_third_try_takes_the_value_then_closes_u` with main, q and t sleeping 1ms first (one advance wakes all
+/// three).
+#[test]
+fn virtual_time_a_silent_sender_and_a_third_try() {
+    let model: ModelFn = Arc::new(|go: &Go| {
+        let o = go.chan::<u8>("o", 1);
+        let u = go.chan::<u8>("u", 0);
+        let q = o.clone();
+        go.go("q", move |go| {
+            go.sleep(ms(1));
+            q.send(1);
+        });
+        let (to, tu) = (o.clone(), u.clone());
+        go.go("t", move |go| {
+            go.sleep(ms(1));
+            go.note(format!("t try {:?}", to.try_recv()));
+            tu.close();
+        });
+        go.sleep(ms(1));
+        main_select(go, &o, &u);
+    });
+    let b = bounds().time(stalemate::TimeMode::Virtual);
+    let (l, _) = same_as_loom_in(&b, model);
+    assert!(loom_reaches(
+        &l,
+        &["t try Value(1)", "main case Some(1) got None"]
+    ));
+}
+
+/// Virtual time: main's select beside a `time.After(5ms)`; q and r sleep 5ms, then q
+/// sends and r reads `len(o)`: the tick, the send and the `len` at one instant. Census
+/// only; .
+#[test]
+fn virtual_time_a_send_and_a_len_at_the_after_deadline() {
+    let model: ModelFn = Arc::new(|go: &Go| {
+        let t = go.after("timeout", ms(5));
+        let o = go.chan::<u8>("o", 1);
+        let u = go.chan::<u8>("u", 0);
+        let q = o.clone();
+        go.go("q", move |go| {
+            go.sleep(ms(5));
+            q.send(1);
+        });
+        let ro = o.clone();
+        go.go("r", move |go| {
+            go.sleep(ms(5));
+            go.note(format!("r len {}", ro.len()));
+        });
+        let mut f = go.select().recv(&o).recv(&t).recv(&u).wait();
+        let got = first_value(&mut f);
+        go.note(format!("main case {:?} got {got:?}", f.index));
+    });
+    let b = bounds().time(stalemate::TimeMode::Virtual);
+    same_as_loom_in(&b, model);
+}
+
+/// `go.after` in any time beside a silent sender (the tick's goroutine may take main's
+/// wait instead of q): r's `len` 1 with main taking o.
+#[test]
+fn a_silent_sender_beside_a_time_after_and_a_third_len() {
+    let model: ModelFn = Arc::new(|go: &Go| {
+        let t = go.after("timeout", ms(20));
+        let o = go.chan::<u8>("o", 1);
+        let u = go.chan::<u8>("u", 0);
+        let q = o.clone();
+        go.go("q", move |_| q.send(1));
+        let ro = o.clone();
+        go.go("r", move |go| go.note(format!("r len {}", ro.len())));
+        let mut f = go.select().recv(&o).recv(&t).recv(&u).wait();
+        let got = first_value(&mut f);
+        go.note(format!("main case {:?} got {got:?}", f.index));
+    });
+    let (l, _) = same_as_loom_in(&bounds(), model);
+    assert!(loom_reaches(
+        &l,
+        &["r len 1", "main case Some(0) got Some(1)"]
+    ));
+}
+
+/// Virtual time, a clock advance between W and P: main waits at 0, q sleeps 1ms then
+/// sends and reads `len`, t sleeps 1ms then tries o. The send cannot come before the
+/// wait, so it is no `Put`: 3 executions, 4 with `Put` past the clock's advance (the
+/// inserted send asleep in time, W's level expanded).
+#[test]
+fn virtual_time_a_clock_advance_between_the_wait_and_the_send() {
+    let model: ModelFn = Arc::new(|go: &Go| {
+        let o = go.chan::<u8>("o", 1);
+        let u = go.chan::<u8>("u", 0);
+        let q = o.clone();
+        go.go("q", move |go| {
+            go.sleep(ms(1));
+            q.send(1);
+            go.note(format!("q len {}", q.len()));
+        });
+        let to = o.clone();
+        go.go("t", move |go| {
+            go.sleep(ms(1));
+            go.note(format!("t try {:?}", to.try_recv()));
+        });
+        main_select(go, &o, &u);
+    });
+    let b = bounds().time(stalemate::TimeMode::Virtual);
+    let (_, d) = same_as_loom_in(&b, model);
+    assert_eq!(d.explored.executions, 3);
+}
+
+/// A third goroutine's `len(o)` then try-send at u (the reverse of
+/// `a_third_goroutines_try_send_then_len_beside_a_put`), main serving twice: "t len 1"
+/// and "t sent true" need P before main's first select, and main's second waiting at u.
+#[test]
+fn a_third_len_then_try_send_at_u_against_two_selects() {
+    let model: ModelFn = Arc::new(|go: &Go| {
+        let o = go.chan::<u8>("o", 1);
+        let u = go.chan::<u8>("u", 0);
+        let q = o.clone();
+        go.go("q", move |_| q.send(1));
+        let (to, tu) = (o.clone(), u.clone());
+        go.go("t", move |go| {
+            go.note(format!("t len {}", to.len()));
+            go.note(format!("t sent {}", tu.try_send(9)));
+        });
+        serve_twice(go, &o, &u);
+    });
+    let (l, _) = same_as_loom_in(&bounds(), model);
+    assert!(loom_reaches(
+        &l,
+        &[
+            "t len 1",
+            "t sent true",
+            "served Some(0) got Some(1)",
+            "served Some(1) got Some(9)"
         ]
     ));
 }

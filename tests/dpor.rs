@@ -2279,15 +2279,18 @@ fn a_takers_other_order_is_raced_only_where_it_can_come_first() {
     assert_eq!(d.explored.executions, 13);
 }
 
-/// A plain operation at a buffered channel does not take the place of a select waiting
-/// there (one with a case at an unbuffered channel, which is not kept back), as it
-/// does at an unbuffered channel: reversed, the select would come to the buffer with
-/// its other channels in another state. Made a half there, dpor lost two of loom's
-/// outcomes on this program (the fan campaign of seed 20261205, its 806th program):
-/// main serves twice in a select over `c0` (unbuffered) and `c1` (capacity 1); `g1`
-/// sends on `c0` then `c1`, `g2` receives from `c0`, `g3` sends on `c1` then `c0`.
+/// A plain send that takes the place of a select waiting at a buffered channel goes
+/// on, where at an unbuffered channel it would have waited for the select: in the
+/// other order of the two halves (the value left in the buffer, the select coming
+/// later) the sender's later steps may come first and make a second case of the
+/// select ready, so there the two halves race as plain steps (`late::Put`). Without
+/// that, dpor lost two of loom's outcomes on this program (the fan campaign of seed
+/// 20261205, its 806th program, found it with an earlier form of the hand-off; `g3`'s
+/// send on `c0` after its send on `c1`): main serves twice in a select over `c0`
+/// (unbuffered) and `c1` (capacity 1); `g1` sends on `c0` then `c1`, `g2` receives
+/// from `c0`, `g3` sends on `c1` then `c0`.
 #[test]
-fn a_send_into_a_buffer_where_a_select_waits_is_no_half() {
+fn a_send_that_takes_a_selects_place_at_a_buffer_goes_on() {
     same_as_loom_in(&bounds(), sends_around_a_server());
 }
 

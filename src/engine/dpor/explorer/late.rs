@@ -191,6 +191,18 @@ pub(super) struct Put {
     pub j: usize,
     /// The select's wait at its channels.
     others: Accesses,
+    /// The goroutines that go on after the send: the sender, and those whose steps
+    /// after it depend on one of theirs.
+    tids: Vec<Tid>,
+    /// What the send released: a goroutine it started in its step (a `go` is no step
+    /// of its own: its start is released by the step before it) goes on too.
+    started: Vec<Obj>,
+    /// What the steps of those goroutines after the send touched.
+    foot: Vec<(Obj, Access)>,
+    /// Per position after the send, whether the step is one of theirs.
+    after: Vec<bool>,
+    /// The first advance of the clock after the select's wait, if any.
+    clock: usize,
 }
 
 impl Put {
@@ -220,26 +232,72 @@ impl Put {
             })
             .copied()
             .collect();
-        Some(Put { i, j, others })
+        // Nothing moves across the clock's advance, which comes only when every
+        // goroutine waits: past one the select had come (its case ready had the
+        // send come first), and the send cannot come before it.
+        let clock = (i + 1..evs.len())
+            .find(|&k| evs[k].tid == CLOCK)
+            .unwrap_or(usize::MAX);
+        if clock < j {
+            return None;
+        }
+        let started = (e.accesses.iter())
+            .filter(|a| a.1 == Access::Release)
+            .map(|a| a.0)
+            .collect();
+        let mut put = Put {
+            i,
+            j,
+            others,
+            tids: vec![e.tid],
+            started,
+            clock,
+            foot: Vec::new(),
+            after: vec![false; evs.len()],
+        };
+        let end = evs.len().min(clock);
+        for (k, ev) in evs.iter().enumerate().take(end).skip(j + 1) {
+            if put.follows(ev.tid, &ev.accesses) {
+                put.after[k] = true;
+                if !put.tids.contains(&ev.tid) {
+                    put.tids.push(ev.tid);
+                }
+                for a in ev.accesses.iter() {
+                    if !put.foot.contains(a) {
+                        put.foot.push(*a);
+                    }
+                }
+            }
+        }
+        Some(put)
     }
 
-    /// Whether step `z`, after the send, could have come before the select had the
-    /// send come first and meets the select's wait: the send's goroutine's (or one's
-    /// it started in the send's step), or after one of their steps after the send,
-    /// and not after the select's own next step.
-    pub(super) fn goes_on(&self, evs: &[&Event], pred: &[Vec<u64>], z: usize) -> bool {
-        let (q, x) = (evs[self.j].tid, evs[self.i].tid);
-        // The sender's, or a goroutine it started in the send's step (a `go` is no
-        // step of its own: its start is released by the step before it).
-        let sender = |t: Tid| {
-            t == q
-                || evs[self.j]
-                    .accesses
-                    .contains(&(thread_obj(t), Access::Release))
+    /// Whether a step of goroutine `t` touching `a`, after the send, comes after one
+    /// of the steps that went on after it: by its goroutine, or by conflicting with
+    /// one, strictly. Not the race analysis's happens-before, which lets a receive
+    /// that found a channel closed commute with the close, though it came after it
+    /// (`a_receive_of_the_senders_close_sees_the_value`).
+    fn follows(&self, t: Tid, a: &[(Obj, Access)]) -> bool {
+        self.tids.contains(&t)
+            || self.started.contains(&thread_obj(t))
+            || conflict_strict(a, &self.foot)
+    }
+
+    /// Whether step `z` (`ev`; not `real`: a step pending at the end, or kept back
+    /// at `z`), after the send and before the clock's next advance, could have come
+    /// before the select had the send come first and meets the select's wait: one
+    /// that went on after the send (`follows`). Not bounded by the select's own next
+    /// steps: `z` may follow them only through a wait of theirs whose place it took,
+    /// and in the other order it would have waited there itself before the select came
+    /// (`both_selects_choose_the_unbuffered_case_over_a_buffer_left_full`).
+    pub(super) fn goes_on(&self, evs: &[&Event], z: usize, ev: &Event, real: bool) -> bool {
+        let on = match self.after.get(z) {
+            Some(&on) if real => on,
+            _ => self.follows(ev.tid, &ev.accesses),
         };
-        evs[z].tid != x
-            && (sender(evs[z].tid)
-                || (self.j + 1..z).any(|m| sender(evs[m].tid) && has(&pred[z], m)))
-            && conflict_strict(&evs[z].accesses, &self.others)
+        z < self.clock
+            && ev.tid != evs[self.i].tid
+            && on
+            && conflict_strict(&ev.accesses, &self.others)
     }
 }

@@ -742,6 +742,18 @@ impl Explorer {
                     }
                 }
             }
+            // A send that took a select's wait at a buffered channel and went on,
+            // and a later step (or one pending at the end) that could have come
+            // before the select had the send come first (`Put::goes_on`): found from
+            // that step.
+            for p in puts
+                .iter()
+                .filter(|p| p.j < j && p.goes_on(&evs, j, tgt, real))
+            {
+                let mut v = free(p.i, p.i + 1..p.j);
+                v.push(evs[p.j].clone());
+                observed.push((p.i, v));
+            }
             if real {
                 // A quiet late select, waiting before its close, and a step after the
                 // close that would have met it there: found from the later of the two.
@@ -753,14 +765,6 @@ impl Explorer {
                             observed.extend(l.pair(&evs, &sigs, pred, y));
                         }
                     }
-                }
-                // A send that took a select's wait at a buffered channel and went
-                // on, and a later step that could have come before the select had
-                // the send come first (`Put::goes_on`): found from that step.
-                for p in puts.iter().filter(|p| p.j < j && p.goes_on(&evs, pred, j)) {
-                    let mut v = free(p.i, p.i + 1..p.j);
-                    v.push(evs[p.j].clone());
-                    observed.push((p.i, v));
                 }
                 found[j].clear();
                 found[j].extend(inserts[start..].iter().map(|x| x.0));
