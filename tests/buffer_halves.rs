@@ -1164,10 +1164,17 @@ fn main_select(go: &Go, o: &Chan<u8>, u: &Chan<u8>) -> Option<usize> {
 /// its race with the send asks for y where it is kept.
 #[test]
 fn a_receive_of_the_senders_close_sees_the_value() {
-    let model: ModelFn = Arc::new(|go: &Go| {
+    let (l, _) = same_as_loom_in(&bounds(), close_then_len(1));
+    assert!(loom_reaches(&l, &["y len 1"]));
+}
+
+/// q `o <- 1; close(done)` (`done` of capacity `cap`), y `<-done; len(o)`, main
+/// `select { <-o, <-u }`.
+fn close_then_len(cap: usize) -> ModelFn {
+    Arc::new(move |go: &Go| {
         let o = go.chan::<u8>("o", 1);
         let u = go.chan::<u8>("u", 0);
-        let done = go.chan::<u8>("done", 1);
+        let done = go.chan::<u8>("done", cap);
         let (q, qd) = (o.clone(), done.clone());
         go.go("q", move |_| {
             q.send(1);
@@ -1179,9 +1186,7 @@ fn a_receive_of_the_senders_close_sees_the_value() {
             go.note(format!("y len {}", y.len()));
         });
         main_select(go, &o, &u);
-    });
-    let (l, _) = same_as_loom_in(&bounds(), model);
-    assert!(loom_reaches(&l, &["y len 1"]));
+    })
 }
 
 /// Lost before (`Put` followed the sender by the race analysis's order, where a receive
@@ -1221,23 +1226,7 @@ fn a_receive_of_the_senders_close_takes_the_value() {
 /// first execution and commutes with it).
 #[test]
 fn a_receive_of_the_senders_unbuffered_close_sees_the_value() {
-    let model: ModelFn = Arc::new(|go: &Go| {
-        let o = go.chan::<u8>("o", 1);
-        let u = go.chan::<u8>("u", 0);
-        let done = go.chan::<u8>("done", 0);
-        let (q, qd) = (o.clone(), done.clone());
-        go.go("q", move |_| {
-            q.send(1);
-            qd.close();
-        });
-        let (y, yd) = (o.clone(), done.clone());
-        go.go("y", move |go| {
-            let _ = yd.recv();
-            go.note(format!("y len {}", y.len()));
-        });
-        main_select(go, &o, &u);
-    });
-    let (l, _) = same_as_loom_in(&bounds(), model);
+    let (l, _) = same_as_loom_in(&bounds(), close_then_len(0));
     assert!(loom_reaches(&l, &["y len 1"]));
 }
 
@@ -1401,7 +1390,18 @@ fn the_close_chain_beside_a_time_after() {
 /// q); main sends 0 to r if it took o.
 #[test]
 fn a_receive_kept_ahead_of_a_select_beside_a_try_at_its_other_channel() {
-    let model: ModelFn = Arc::new(|go: &Go| {
+    let t = |go: &Go, _: &Chan<u8>, u: &Chan<u8>| go.note(format!("t try {:?}", u.try_recv()));
+    let (l, _) = same_as_loom_in(&bounds(), kept_ahead(t));
+    assert!(loom_reaches(
+        &l,
+        &["r got Some(1)", "main case Some(1) got None"]
+    ));
+}
+
+/// r `<-o; close(u)` kept back, t's step `t` (given o and u), q `o <- 1` (started r, t,
+/// q); main `select { <-o, <-u }`, then sends 0 to r if it took o.
+fn kept_ahead(t: fn(&Go, &Chan<u8>, &Chan<u8>)) -> ModelFn {
+    Arc::new(move |go: &Go| {
         let o = go.chan::<u8>("o", 1);
         let u = go.chan::<u8>("u", 0);
         let (r, ru) = (o.clone(), u.clone());
@@ -1409,19 +1409,14 @@ fn a_receive_kept_ahead_of_a_select_beside_a_try_at_its_other_channel() {
             go.note(format!("r got {:?}", r.recv()));
             ru.close();
         });
-        let tu = u.clone();
-        go.go("t", move |go| go.note(format!("t try {:?}", tu.try_recv())));
+        let (to, tu) = (o.clone(), u.clone());
+        go.go("t", move |go| t(&go, &to, &tu));
         let q = o.clone();
         go.go("q", move |_| q.send(1));
         if main_select(go, &o, &u) == Some(0) {
             o.send(0);
         }
-    });
-    let (l, _) = same_as_loom_in(&bounds(), model);
-    assert!(loom_reaches(
-        &l,
-        &["r got Some(1)", "main case Some(1) got None"]
-    ));
+    })
 }
 
 /// As `a_receive_kept_ahead_of_a_select_beside_a_try_at_its_other_channel`, the step at
@@ -1489,23 +1484,8 @@ fn a_select_kept_ahead_of_a_waiting_select_beside_a_try() {
 /// walk back and `wait_taken` meet, so the send comes before main's wait.
 #[test]
 fn a_receive_kept_ahead_of_a_select_beside_a_len() {
-    let model: ModelFn = Arc::new(|go: &Go| {
-        let o = go.chan::<u8>("o", 1);
-        let u = go.chan::<u8>("u", 0);
-        let (r, ru) = (o.clone(), u.clone());
-        go.go("r", move |go| {
-            go.note(format!("r got {:?}", r.recv()));
-            ru.close();
-        });
-        let to = o.clone();
-        go.go("t", move |go| go.note(format!("t len {}", to.len())));
-        let q = o.clone();
-        go.go("q", move |_| q.send(1));
-        if main_select(go, &o, &u) == Some(0) {
-            o.send(0);
-        }
-    });
-    let (l, _) = same_as_loom_in(&bounds(), model);
+    let t = |go: &Go, o: &Chan<u8>, _: &Chan<u8>| go.note(format!("t len {}", o.len()));
+    let (l, _) = same_as_loom_in(&bounds(), kept_ahead(t));
     assert!(loom_reaches(
         &l,
         &["r got Some(1)", "main case Some(1) got None"]
