@@ -557,6 +557,16 @@ pub(crate) enum Mode {
         slot: usize,
         place: Option<u64>,
     },
+    /// A select with no default whose one ready case, `at`, is at a buffered channel
+    /// with nobody waiting there (a send into a free slot, a receive of the oldest
+    /// value: `Buffered`'s step there, no place left), every other case a receive at
+    /// an open done channel or at a nil one. Had it come before the case was ready it
+    /// would have been kept back (`State::held_at_select`), as a plain operation there
+    /// is, so it is the plain operation's step at that channel; at each done channel
+    /// it only finds the channel open, which nothing but a close changes, and what its
+    /// presence there is no one's to see: a `Leave` of it, as a select woken from such
+    /// a line leaves it (`dpor::Access::Leave`).
+    Chosen { recv: bool, slot: usize, at: u32 },
     /// Half of a hand-off at an unbuffered channel (a plain operation, or a select with
     /// no default at unbuffered channels): the first half joins the line of its side
     /// and releases the place `place` it leaves there (`take: false`: a send or receive

@@ -199,14 +199,16 @@ impl G {
             a.push((nil_obj(self), Access::Write));
             return;
         }
-        // `Hand` and `Closed` are declared by `hand_into` but where traces are
-        // recorded: there, as a wait, a close is a write too.
+        // `Hand`, `Closed` and `Chosen` are declared by `hand_into` and
+        // `buffered_into` but where traces are recorded: there, as a wait, a close is
+        // a write too.
         let how = match mode {
             super::Mode::Write
             | super::Mode::Local
             | super::Mode::Nil
             | super::Mode::Hand { .. }
-            | super::Mode::Closed { .. } => Access::Write,
+            | super::Mode::Closed { .. }
+            | super::Mode::Chosen { .. } => Access::Write,
             super::Mode::Add | super::Mode::Registers | super::Mode::Buffered { .. } => Access::Add,
             super::Mode::Read => Access::Read,
             super::Mode::Acquire | super::Mode::Released => Access::Acquire,
@@ -253,6 +255,26 @@ impl G {
                 }
                 return;
             }
+            // The buffered operation at the chosen case's channel; at each other one
+            // (an open done channel) it only looks.
+            super::Mode::Chosen { recv, slot, at } => {
+                let mut case = 0u32;
+                for &(o, k) in next.as_slice() {
+                    if k != Access::Write {
+                        a.push((o, k));
+                        continue;
+                    }
+                    if case == at {
+                        buffered_into(o, (recv, slot), None, true, a);
+                    } else {
+                        a.push((o, Access::Leave));
+                    }
+                    case += 1;
+                }
+                a.sort_unstable();
+                a.dedup();
+                return;
+            }
             _ => {}
         }
         for &(o, k) in next.as_slice() {
@@ -272,33 +294,9 @@ impl G {
             // acquired by the one that takes it: a buffered slot, or a hand-off's place
             // (not where traces are recorded: that rule leaves out traces that are one
             // behaviour with those it runs, which only outcomes tell, `explore::traces`).
-            let passed = match mode {
-                super::Mode::Buffered { recv, slot, place } => {
-                    a.push((cursor(o, recv), Access::Write));
-                    if recv {
-                        a.push((explorer::line(o, false), Access::Read));
-                    } else if let Some(place) = place {
-                        a.push((explorer::line(o, false), Access::Read));
-                        a.push((place_obj(o, place), Access::Release));
-                    }
-                    // The room a receive leaves, which the next send into the slot takes.
-                    let how = if recv {
-                        Access::Release
-                    } else {
-                        Access::Acquire
-                    };
-                    a.push((room_obj(o, slot), how));
-                    Some((slot_obj(o, slot), recv))
-                }
-                _ => None,
-            };
-            if let Some((x, takes)) = passed {
-                let how = if takes {
-                    Access::Acquire
-                } else {
-                    Access::Release
-                };
-                a.push((x, how));
+            if let super::Mode::Buffered { recv, slot, place } = mode {
+                a.pop();
+                buffered_into(o, (recv, slot), place, place.is_some(), a);
             }
         }
         if a.len() > 1 {
@@ -306,6 +304,39 @@ impl G {
             a.dedup();
         }
     }
+}
+
+/// A buffered send's or receive's declaration at channel `o` (`Mode::Buffered`), into
+/// `a`: an `Add` of the channel, a write of its cursor, and what a value passes
+/// through, released by the step that leaves it and acquired by the one that takes
+/// it (its slot; the room a receive leaves, which the next send into the slot takes;
+/// a send's place, `place`). Not where traces are recorded: that rule leaves out
+/// traces that are one behaviour with those it runs, which only outcomes tell
+/// (`explore::traces`). A receive, and a send that may find the buffer empty
+/// (`line`: one with a place, or a select's, `Mode::Chosen`), read the receive line,
+/// so they are ordered against a select's wait there.
+fn buffered_into(
+    o: Obj,
+    (recv, slot): (bool, usize),
+    place: Option<u64>,
+    line: bool,
+    a: &mut Accesses,
+) {
+    a.push((o, Access::Add));
+    a.push((cursor(o, recv), Access::Write));
+    if recv || line {
+        a.push((explorer::line(o, false), Access::Read));
+    }
+    if let Some(place) = place {
+        a.push((place_obj(o, place), Access::Release));
+    }
+    let (room, value) = if recv {
+        (Access::Release, Access::Acquire)
+    } else {
+        (Access::Acquire, Access::Release)
+    };
+    a.push((room_obj(o, slot), room));
+    a.push((slot_obj(o, slot), value));
 }
 
 /// A hand-off half's declaration (`Mode::Hand`), the k-th channel it writes its k-th

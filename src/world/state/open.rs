@@ -327,6 +327,9 @@ impl State {
         if self.held_at_select(g) {
             return Mode::Write;
         }
+        if let Some(m) = self.chosen(g) {
+            return m;
+        }
         let Some((sends, buffered)) = self.hand_cases(g) else {
             return Mode::Write;
         };
@@ -386,6 +389,42 @@ impl State {
             }
             _ => Mode::Write,
         }
+    }
+
+    /// `Mode::Chosen` for select `g` if it is one: its one ready case at a buffered
+    /// channel, nobody waiting there, neither a tick nor a plain send's value alone in
+    /// the buffer (taken as a hand-off's second half, `tick_hand`), and every other
+    /// case a receive at an open done channel or a case at a nil one, no channel
+    /// named twice (the explorer declares the k-th channel as the k-th case).
+    fn chosen(&self, g: Gid) -> Option<crate::engine::Mode> {
+        let cases = &self.gors[g].cases;
+        if (0..cases.len()).any(|k| cases[..k].iter().any(|c| c.0 == cases[k].0)) {
+            return None;
+        }
+        let mut chosen = None;
+        for (k, &(o, send)) in cases.iter().enumerate() {
+            let ObjKind::Chan(c) = &self.objs[o].kind else {
+                return None;
+            };
+            if c.nil || c.done && !c.closed && !send {
+                continue;
+            }
+            let free = if send {
+                c.recvq.is_empty() && c.buf.len() < c.cap
+            } else {
+                c.sendq.is_empty() && !c.buf.is_empty() && self.tick_at(o).is_none()
+            };
+            if chosen.is_some() || c.cap == 0 || c.closed || c.tick.is_some() || !free {
+                return None;
+            }
+            let slot = if send { c.send_slot() } else { c.recvx };
+            chosen = Some(crate::engine::Mode::Chosen {
+                recv: !send,
+                slot,
+                at: k as u32,
+            });
+        }
+        chosen
     }
 
     /// Whether select `g`, its case `at` ready, takes the place of select `p` waiting
