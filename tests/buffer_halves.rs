@@ -39,7 +39,7 @@ fn a_taker_beside_a_second_buffer_meets_a_later_send_there() {
         go.note(format!("main case {:?} got {got:?}", f.index));
     });
     let (l, _) = same_as_loom_in(&bounds(), model);
-    assert!(loom_reaches(&l, &["main case Some(1) got Some(2)"]));
+    assert!(reaches(&l, &["main case Some(1) got Some(2)"]));
 }
 
 /// Same flaw with no Put at all: main's select is ordered after g1's send on a (through
@@ -64,7 +64,7 @@ fn a_taker_after_a_signal_meets_a_later_send_at_its_other_buffer() {
         go.note(format!("main case {:?} got {got:?}", f.index));
     });
     let (l, _) = same_as_loom_in(&bounds(), model);
-    assert!(loom_reaches(&l, &["main case Some(1) got Some(2)"]));
+    assert!(reaches(&l, &["main case Some(1) got Some(2)"]));
 }
 
 /// Same flaw through a third goroutine released by the sender: g1 `a <- 1; x <- 0`, g2
@@ -91,7 +91,7 @@ fn a_taker_meets_a_send_by_a_goroutine_the_sender_released() {
         go.note(format!("main case {:?} got {got:?}", f.index));
     });
     let (l, _) = same_as_loom_in(&bounds(), model);
-    assert!(loom_reaches(&l, &["main case Some(1) got Some(2)"]));
+    assert!(reaches(&l, &["main case Some(1) got Some(2)"]));
 }
 
 /// The first at capacity 2, with the select and the sender both goroutines (main idle):
@@ -121,7 +121,7 @@ fn a_taker_at_capacity_two_meets_a_later_send_at_its_other_buffer() {
         });
     });
     let (l, _) = same_as_loom_in(&bounds(), model);
-    assert!(loom_reaches(&l, &["g1 case Some(1) got Some(2)"]));
+    assert!(reaches(&l, &["g1 case Some(1) got Some(2)"]));
 }
 
 /// Lost before: q's `len(o)` = 1 (q's send and len before main's select). Exec 1: main
@@ -142,7 +142,7 @@ fn a_senders_len_after_a_put_may_see_its_value() {
         go.note(format!("main case {:?} got {got:?}", f.index));
     });
     let (l, _) = same_as_loom_in(&bounds(), model);
-    assert!(loom_reaches(&l, &["q len 1"]));
+    assert!(reaches(&l, &["q len 1"]));
 }
 
 /// Lost before: q's try takes its own value back before main's select comes (then q
@@ -167,7 +167,7 @@ fn a_senders_try_after_a_put_may_take_its_value_back() {
         go.note(format!("main case {:?} got {got:?}", f.index));
     });
     let (l, _) = same_as_loom_in(&bounds(), model);
-    assert!(loom_reaches(
+    assert!(reaches(
         &l,
         &["q try Value(1)", "main case Some(1) got Some(2)"]
     ));
@@ -206,7 +206,7 @@ fn a_receive_kept_back_before_a_waiting_select_gets_the_first_value() {
         go.note(format!("main case {:?} got {got:?}", f.index));
     });
     let (l, _) = same_as_loom_in(&bounds(), model);
-    assert!(loom_reaches(
+    assert!(reaches(
         &l,
         &["r got Some(1)", "main case Some(0) got Some(2)"]
     ));
@@ -239,7 +239,7 @@ fn a_receive_kept_back_gets_the_value_before_the_senders_close() {
         go.note(format!("main case {:?} got {got:?}", f.index));
     });
     let (l, _) = same_as_loom_in(&bounds(), model);
-    assert!(loom_reaches(
+    assert!(reaches(
         &l,
         &["r got Some(1)", "main case Some(0) got None"]
     ));
@@ -270,7 +270,7 @@ fn a_goroutine_the_sender_released_may_see_the_value_in_the_buffer() {
         go.note(format!("main case {:?} got {got:?}", f.index));
     });
     let (l, _) = same_as_loom_in(&bounds(), model);
-    assert!(loom_reaches(&l, &["g3 len 1"]));
+    assert!(reaches(&l, &["g3 len 1"]));
 }
 
 /// `a_receive_kept_back_before_a_waiting_select_gets_the_first_value` with the second
@@ -305,7 +305,7 @@ fn a_receive_kept_back_and_a_send_kept_back_beside_a_put() {
         go.note(format!("main case {:?} got {got:?}", f.index));
     });
     let (l, _) = same_as_loom_in(&bounds(), model);
-    assert!(loom_reaches(
+    assert!(reaches(
         &l,
         &["r got Some(1)", "main case Some(0) got Some(2)"]
     ));
@@ -331,7 +331,7 @@ fn a_sender_main_beside_a_receive_kept_back_and_a_waiting_select() {
         o.send(2);
     });
     let (l, _) = same_as_loom_in(&bounds(), model);
-    assert!(loom_reaches(
+    assert!(reaches(
         &l,
         &["r got Some(2)", "s case Some(0) got Some(1)"]
     ));
@@ -389,7 +389,7 @@ fn a_select_with_a_send_case_at_a_full_buffer_beside_a_put() {
         go.note(format!("main case {:?} got {got:?}", f.index));
     });
     let (l, _) = same_as_loom_in(&bounds(), model);
-    assert!(loom_reaches(&l, &["main case Some(1) got None"]));
+    assert!(reaches(&l, &["main case Some(1) got None"]));
 }
 
 /// Selects in a loop beside a sender of two values (the second kept back at the full
@@ -569,7 +569,7 @@ fn a_receive_kept_back_after_a_waiting_select_gets_the_first_value() {
         go.note(format!("main case {:?} got {got:?}", f.index));
     });
     let (l, _) = same_as_loom_in(&bounds(), model);
-    assert!(loom_reaches(
+    assert!(reaches(
         &l,
         &["r got Some(1)", "main case Some(0) got Some(2)"]
     ));
@@ -647,10 +647,7 @@ fn a_goroutine_started_in_the_sends_step_sees_the_value() {
             }
         });
         let (l, _) = same_as_loom_in(&bounds(), model);
-        assert!(
-            loom_reaches(&l, &["g4 len 1"]),
-            "main_selects {main_selects}"
-        );
+        assert!(reaches(&l, &["g4 len 1"]), "main_selects {main_selects}");
     }
 }
 
@@ -678,7 +675,7 @@ fn a_goroutine_started_in_the_sends_step_makes_a_second_case_ready() {
         go.note(format!("main case {:?} got {got:?}", f.index));
     });
     let (l, _) = same_as_loom_in(&bounds(), model);
-    assert!(loom_reaches(
+    assert!(reaches(
         &l,
         &["main case Some(1) got None", "g4 got Some(0)"]
     ));
@@ -709,7 +706,7 @@ fn a_goroutine_started_in_the_sends_step_takes_the_value_back() {
         go.note(format!("main case {:?} got {got:?}", f.index));
     });
     let l = run_in(&loom(), &bounds(), model.clone());
-    assert!(loom_reaches(
+    assert!(reaches(
         &l,
         &["g4 try Value(1)", "main case Some(1) got None"]
     ));
@@ -746,7 +743,7 @@ fn two_selects_waiting_at_one_buffer_and_the_senders_len() {
         });
     });
     let l = run_in(&loom(), &bounds(), model.clone());
-    assert!(loom_reaches(&l, &["q len 1"]));
+    assert!(reaches(&l, &["q len 1"]));
     let lo = unwaited(&l.outcomes);
     for split in 0..=6 {
         let d = run_in(&Engine::Dpor, &bounds().split(split), model.clone());
@@ -782,8 +779,8 @@ fn two_selects_each_at_two_buffers_and_a_sender_of_both() {
         });
     });
     let (l, _) = same_as_loom_in(&bounds(), model);
-    assert!(loom_reaches(&l, &["q lens 1 1"]));
-    assert!(loom_reaches(
+    assert!(reaches(&l, &["q lens 1 1"]));
+    assert!(reaches(
         &l,
         &["x case Some(1) got Some(2)", "y case Some(0) got Some(1)"]
     ));
@@ -813,7 +810,7 @@ fn a_goroutine_the_sender_signals_empties_the_buffer_and_meets_the_select() {
         go.note(format!("main case {:?} got {got:?}", f.index));
     });
     let (l, _) = same_as_loom_in(&bounds(), model);
-    assert!(loom_reaches(
+    assert!(reaches(
         &l,
         &[
             "g3 got Value(1)",
@@ -845,7 +842,7 @@ fn a_placed_value_whose_place_depends_on_commuting_steps() {
     });
     let l = run_in(&loom(), &bounds(), model.clone());
     let lo = unwaited(&l.outcomes);
-    assert!(loom_reaches(
+    assert!(reaches(
         &l,
         &["t sent true", "main case Some(1) got Some(9)"]
     ));
@@ -873,7 +870,7 @@ fn selects_in_a_loop_and_a_sender_of_two_values_that_reads_len() {
         serve_twice(go, &o, &u);
     });
     let (l, _) = same_as_loom_in(&bounds(), model);
-    assert!(loom_reaches(&l, &["q len 2"]));
+    assert!(reaches(&l, &["q len 2"]));
 }
 
 /// The sender's receive after its send meets the select's send case: main `select {
@@ -894,7 +891,7 @@ fn the_senders_receive_meets_the_selects_send_case() {
         go.note(format!("main case {:?} got {got:?}", f.index));
     });
     let (l, _) = same_as_loom_in(&bounds(), model);
-    assert!(loom_reaches(
+    assert!(reaches(
         &l,
         &["main case Some(1) got None", "q got Some(5)"]
     ));
@@ -928,7 +925,7 @@ fn two_receives_kept_back_before_a_waiting_select() {
         go.note(format!("main case {:?} got {got:?}", f.index));
     });
     let (l, _) = same_as_loom_in(&bounds(), model);
-    assert!(loom_reaches(
+    assert!(reaches(
         &l,
         &[
             "r1 got Some(1)",
@@ -959,7 +956,7 @@ fn a_select_kept_back_at_a_done_channel_takes_a_placed_value() {
         });
     });
     let (l, _) = same_as_loom_in(&bounds(), model);
-    assert!(loom_reaches(&l, &["x case Some(1) got None", "x len 1"]));
+    assert!(reaches(&l, &["x case Some(1) got None", "x len 1"]));
 }
 
 /// Virtual time: a select kept back at buffered channels whose attempt waits, a select
@@ -1015,11 +1012,8 @@ fn a_placed_value_beside_a_tick() {
         go.note(format!("main case {:?} got {got:?}", f.index));
     });
     let (l, _) = same_as_loom_in(&bounds(), model);
-    assert!(loom_reaches(
-        &l,
-        &["q len 1", "main case Some(0) got Some(1)"]
-    ));
-    assert!(loom_reaches(&l, &["q len 1", "main case Some(1)"]));
+    assert!(reaches(&l, &["q len 1", "main case Some(0) got Some(1)"]));
+    assert!(reaches(&l, &["q len 1", "main case Some(1)"]));
 }
 
 /// A select loop and a second select at one buffer, against a sender that tries a send
@@ -1118,7 +1112,7 @@ fn both_selects_choose_the_unbuffered_case_over_a_buffer_left_full() {
     });
     let b = bounds().time(stalemate::TimeMode::Virtual);
     let (l, _) = same_as_loom_in(&b, model);
-    assert!(loom_reaches(
+    assert!(reaches(
         &l,
         &[
             "g3 case Some(0) got Some(10)",
@@ -1165,7 +1159,7 @@ fn main_select(go: &Go, o: &Chan<u8>, u: &Chan<u8>) -> Option<usize> {
 #[test]
 fn a_receive_of_the_senders_close_sees_the_value() {
     let (l, _) = same_as_loom_in(&bounds(), close_then_len(1));
-    assert!(loom_reaches(&l, &["y len 1"]));
+    assert!(reaches(&l, &["y len 1"]));
 }
 
 /// q `o <- 1; close(done)` (`done` of capacity `cap`), y `<-done; len(o)`, main
@@ -1214,7 +1208,7 @@ fn a_receive_of_the_senders_close_takes_the_value() {
         main_select(go, &o, &u);
     });
     let (l, _) = same_as_loom_in(&bounds(), model);
-    assert!(loom_reaches(
+    assert!(reaches(
         &l,
         &["y try Value(1)", "main case Some(1) got None"]
     ));
@@ -1227,7 +1221,7 @@ fn a_receive_of_the_senders_close_takes_the_value() {
 #[test]
 fn a_receive_of_the_senders_unbuffered_close_sees_the_value() {
     let (l, _) = same_as_loom_in(&bounds(), close_then_len(0));
-    assert!(loom_reaches(&l, &["y len 1"]));
+    assert!(reaches(&l, &["y len 1"]));
 }
 
 /// Lost before (`Put` followed the sender by the race analysis's order, where a receive
@@ -1255,7 +1249,7 @@ fn the_close_chain_makes_the_unbuffered_case_ready() {
         }
     });
     let (l, _) = same_as_loom_in(&bounds(), model);
-    assert!(loom_reaches(&l, &["main case Some(1) got Some(5)"]));
+    assert!(reaches(&l, &["main case Some(1) got Some(5)"]));
 }
 
 /// Lost before (`Put` followed the sender by the race analysis's order, where a receive
@@ -1284,7 +1278,7 @@ fn the_close_chain_makes_a_second_buffer_ready() {
         go.note(format!("main case {:?} got {got:?}", f.index));
     });
     let (l, _) = same_as_loom_in(&bounds(), model);
-    assert!(loom_reaches(&l, &["main case Some(1) got Some(5)"]));
+    assert!(reaches(&l, &["main case Some(1) got Some(5)"]));
 }
 
 /// Lost before (`Put` followed the sender by the race analysis's order, where a receive
@@ -1315,7 +1309,7 @@ fn the_close_chain_two_hops_on() {
         main_select(go, &o, &u);
     });
     let (l, _) = same_as_loom_in(&bounds(), model);
-    assert!(loom_reaches(&l, &["w len 1"]));
+    assert!(reaches(&l, &["w len 1"]));
 }
 
 /// Lost before (`Put` followed the sender by the race analysis's order, where a receive
@@ -1346,7 +1340,7 @@ fn the_close_chain_in_virtual_time() {
     });
     let b = bounds().time(stalemate::TimeMode::Virtual);
     let (l, _) = same_as_loom_in(&b, model);
-    assert!(loom_reaches(&l, &["y len 1"]));
+    assert!(reaches(&l, &["y len 1"]));
 }
 
 /// Lost before (`Put` followed the sender by the race analysis's order, where a receive
@@ -1375,10 +1369,7 @@ fn the_close_chain_beside_a_time_after() {
         go.note(format!("main case {:?} got {got:?}", f.index));
     });
     let (l, _) = same_as_loom_in(&bounds(), model);
-    assert!(loom_reaches(
-        &l,
-        &["y len 1", "main case Some(0) got Some(1)"]
-    ));
+    assert!(reaches(&l, &["y len 1", "main case Some(0) got Some(1)"]));
 }
 
 // A receive (or select) kept back ahead of a waiting select, the sender with no later
@@ -1392,7 +1383,7 @@ fn the_close_chain_beside_a_time_after() {
 fn a_receive_kept_ahead_of_a_select_beside_a_try_at_its_other_channel() {
     let t = |go: &Go, _: &Chan<u8>, u: &Chan<u8>| go.note(format!("t try {:?}", u.try_recv()));
     let (l, _) = same_as_loom_in(&bounds(), kept_ahead(t));
-    assert!(loom_reaches(
+    assert!(reaches(
         &l,
         &["r got Some(1)", "main case Some(1) got None"]
     ));
@@ -1441,7 +1432,7 @@ fn a_receive_kept_ahead_of_a_select_the_sender_tried_its_other_channel() {
         }
     });
     let (l, _) = same_as_loom_in(&bounds(), model);
-    assert!(loom_reaches(
+    assert!(reaches(
         &l,
         &["r got Some(1)", "main case Some(1) got None"]
     ));
@@ -1472,7 +1463,7 @@ fn a_select_kept_ahead_of_a_waiting_select_beside_a_try() {
         }
     });
     let (l, _) = same_as_loom_in(&bounds(), model);
-    assert!(loom_reaches(
+    assert!(reaches(
         &l,
         &["r case Some(0) got Some(1)", "main case Some(1) got None"]
     ));
@@ -1486,7 +1477,7 @@ fn a_select_kept_ahead_of_a_waiting_select_beside_a_try() {
 fn a_receive_kept_ahead_of_a_select_beside_a_len() {
     let t = |go: &Go, o: &Chan<u8>, _: &Chan<u8>| go.note(format!("t len {}", o.len()));
     let (l, _) = same_as_loom_in(&bounds(), kept_ahead(t));
-    assert!(loom_reaches(
+    assert!(reaches(
         &l,
         &["r got Some(1)", "main case Some(1) got None"]
     ));
@@ -1514,7 +1505,7 @@ fn the_chain_through_a_waitgroup() {
         main_select(go, &o, &u);
     });
     let (l, _) = same_as_loom_in(&bounds(), model.clone());
-    assert!(loom_reaches(&l, &["y len 1"]));
+    assert!(reaches(&l, &["y len 1"]));
     like_loom_cut(model, &[0, 1, 2, 3, 4]);
 }
 
@@ -1540,7 +1531,7 @@ fn the_chain_through_a_late_select() {
         main_select(go, &o, &u);
     });
     let (l, _) = same_as_loom_in(&bounds(), model);
-    assert!(loom_reaches(&l, &["len 1"]));
+    assert!(reaches(&l, &["len 1"]));
 }
 
 /// The chain through an unbuffered hand-off (q `o <- 1; x <- 0`, y `<-x; len(o)`),
@@ -1564,7 +1555,7 @@ fn the_chain_through_an_unbuffered_hand_off() {
         main_select(go, &o, &u);
     });
     let (l, _) = same_as_loom_in(&bounds(), model);
-    assert!(loom_reaches(&l, &["y len 1"]));
+    assert!(reaches(&l, &["y len 1"]));
 }
 
 /// A violation: the sender closes the channel of main's send case after its send; only
@@ -1607,7 +1598,7 @@ fn a_goroutine_started_in_a_later_step_of_the_sender() {
         main_select(go, &o, &u);
     });
     let (l, _) = same_as_loom_in(&bounds(), model);
-    assert!(loom_reaches(&l, &["g len 1"]));
+    assert!(reaches(&l, &["g len 1"]));
 }
 
 /// A `time.NewTimer` in main's select that the sender stops after its send (`Stop`
@@ -1629,7 +1620,7 @@ fn a_timer_the_sender_stops_beside_a_put() {
         go.note(format!("main case {:?} got {got:?}", f.index));
     });
     let (l, _) = same_as_loom_in(&bounds(), model);
-    assert!(loom_reaches(
+    assert!(reaches(
         &l,
         &["q stopped true", "main case Some(0) got Some(1)"]
     ));
@@ -1652,7 +1643,7 @@ fn a_third_goroutines_try_send_then_len_beside_a_put() {
         main_select(go, &o, &u);
     });
     let (l, _) = same_as_loom_in(&bounds(), model);
-    assert!(loom_reaches(
+    assert!(reaches(
         &l,
         &["t sent false", "t len 1", "main case Some(0) got Some(1)"]
     ));
@@ -1690,7 +1681,7 @@ fn the_close_chain_beside_two_selects_at_one_buffer() {
         main_select(go, &o, &u);
     });
     let (l, _) = same_as_loom_in(&bounds(), model);
-    assert!(loom_reaches(&l, &["y len 1"]));
+    assert!(reaches(&l, &["y len 1"]));
 }
 
 // A fourth review's twenty programs, on `Put::follows`: observers that are not the
@@ -1766,7 +1757,7 @@ fn started_in_the_send_step_takes_it_back() -> ModelFn {
 #[test]
 fn silent_sender_a_third_try_takes_the_value_then_closes_u() {
     let (l, _) = same_as_loom_in(&bounds(), silent_sender_try_then_close());
-    assert!(loom_reaches(
+    assert!(reaches(
         &l,
         &["t try Value(1)", "main case Some(1) got None"]
     ));
@@ -1794,7 +1785,7 @@ fn silent_sender_a_try_select_at_both_channels_of_the_waiting_select() {
         main_select(go, &o, &u);
     });
     let (l, _) = same_as_loom_in(&bounds(), model);
-    assert!(loom_reaches(
+    assert!(reaches(
         &l,
         &["t case Some(0) got Some(1)", "main case Some(1) got None"]
     ));
@@ -1806,7 +1797,7 @@ fn silent_sender_a_try_select_at_both_channels_of_the_waiting_select() {
 #[test]
 fn the_sender_takes_its_value_back_and_hands_another() {
     let (l, _) = same_as_loom_in(&bounds(), sender_takes_its_value_back());
-    assert!(loom_reaches(
+    assert!(reaches(
         &l,
         &["q got Some(1)", "main case Some(1) got Some(7)"]
     ));
@@ -1817,7 +1808,7 @@ fn the_sender_takes_its_value_back_and_hands_another() {
 #[test]
 fn a_goroutine_started_in_the_send_step_takes_the_value_back_pending() {
     let (l, _) = same_as_loom_in(&bounds(), started_in_the_send_step_takes_it_back());
-    assert!(loom_reaches(
+    assert!(reaches(
         &l,
         &["g got Some(1)", "main case Some(1) got Some(7)"]
     ));
@@ -1843,7 +1834,7 @@ fn a_goroutine_started_in_a_later_step_takes_the_value_back_pending() {
         main_select(go, &o, &u);
     });
     let (l, _) = same_as_loom_in(&bounds(), model);
-    assert!(loom_reaches(
+    assert!(reaches(
         &l,
         &["g got Some(1)", "main case Some(1) got Some(7)"]
     ));
@@ -1867,10 +1858,7 @@ fn the_senders_earlier_step_at_the_other_channel_bars_wait_taken() {
         main_select(go, &o, &u);
     });
     let (l, _) = same_as_loom_in(&bounds(), model);
-    assert!(loom_reaches(
-        &l,
-        &["t len 1", "main case Some(0) got Some(1)"]
-    ));
+    assert!(reaches(&l, &["t len 1", "main case Some(0) got Some(1)"]));
 }
 
 /// A close of o by a third goroutine after its `len`: "t len 1" with main taking the
@@ -1914,7 +1902,7 @@ fn two_buffered_cases_a_try_send_at_the_second_then_len_of_the_first() {
         go.note(format!("main case {:?} got {got:?}", f.index));
     });
     let (l, _) = same_as_loom_in(&bounds(), model);
-    assert!(loom_reaches(
+    assert!(reaches(
         &l,
         &["t sent true", "t len 1", "main case Some(0) got Some(1)"]
     ));
@@ -1945,7 +1933,7 @@ fn two_selects_at_o_a_silent_sender_and_a_third_len() {
         main_select(go, &o, &u);
     });
     let (l, _) = same_as_loom_in(&bounds(), model);
-    assert!(loom_reaches(&l, &["t len 1", "y case Some(0) got Some(1)"]));
+    assert!(reaches(&l, &["t len 1", "y case Some(0) got Some(1)"]));
 }
 
 /// A select waiting at o beside a plain receive kept back there, a sender of two values
@@ -1968,11 +1956,11 @@ fn a_select_beside_a_kept_receive_a_sender_of_two_and_a_third_len() {
         main_select(go, &o, &u);
     });
     let (l, _) = same_as_loom_in(&bounds(), model);
-    assert!(loom_reaches(
+    assert!(reaches(
         &l,
         &["r got Some(1)", "main case Some(0) got Some(2)", "t len 1"]
     ));
-    assert!(loom_reaches(
+    assert!(reaches(
         &l,
         &["r got Some(2)", "main case Some(0) got Some(1)", "t len 1"]
     ));
@@ -1997,7 +1985,7 @@ fn main_loops_a_silent_sender_a_try_then_sends_on_u() {
         serve_twice(go, &o, &u);
     });
     let (l, _) = same_as_loom_in(&bounds(), model);
-    assert!(loom_reaches(&l, &["t try Value(1)"]));
+    assert!(reaches(&l, &["t try Value(1)"]));
 }
 
 /// The same goroutine sending twice into o (Put from its second send) against two
@@ -2027,7 +2015,7 @@ fn one_sender_twice_or_two_silent_senders_and_a_third_try() {
         });
         let (l, _) = same_as_loom_in(&bounds(), model);
         assert!(
-            loom_reaches(&l, &["t try Value(1)", "main case Some(0) got Some(2)"]),
+            reaches(&l, &["t try Value(1)", "main case Some(0) got Some(2)"]),
             "two senders {two_senders}"
         );
     }
@@ -2057,10 +2045,7 @@ fn the_chain_through_a_read_lock_the_senders_unlock_hands() {
         main_select(go, &o, &u);
     });
     let (l, _) = same_as_loom_in(&bounds(), model);
-    assert!(loom_reaches(
-        &l,
-        &["t len 1", "main case Some(0) got Some(1)"]
-    ));
+    assert!(reaches(&l, &["t len 1", "main case Some(0) got Some(1)"]));
 }
 
 /// The select's send case at an unbuffered channel: main `select { <-o, s <- 5 }`, a
@@ -2083,7 +2068,7 @@ fn a_send_case_met_by_a_third_goroutine_after_its_len() {
         go.note(format!("main case {:?} got {got:?}", f.index));
     });
     let (l, _) = same_as_loom_in(&bounds(), model);
-    assert!(loom_reaches(
+    assert!(reaches(
         &l,
         &["t len 1", "t got Some(5)", "main case Some(1) got None"]
     ));
@@ -2126,7 +2111,7 @@ fn virtual_time_a_silent_sender_and_a_third_try() {
     });
     let b = bounds().time(stalemate::TimeMode::Virtual);
     let (l, _) = same_as_loom_in(&b, model);
-    assert!(loom_reaches(
+    assert!(reaches(
         &l,
         &["t try Value(1)", "main case Some(1) got None"]
     ));
@@ -2176,10 +2161,7 @@ fn a_silent_sender_beside_a_time_after_and_a_third_len() {
         go.note(format!("main case {:?} got {got:?}", f.index));
     });
     let (l, _) = same_as_loom_in(&bounds(), model);
-    assert!(loom_reaches(
-        &l,
-        &["r len 1", "main case Some(0) got Some(1)"]
-    ));
+    assert!(reaches(&l, &["r len 1", "main case Some(0) got Some(1)"]));
 }
 
 /// Virtual time, a clock advance between W and P: main waits at 0, q sleeps 1ms then
@@ -2227,7 +2209,7 @@ fn a_third_len_then_try_send_at_u_against_two_selects() {
         serve_twice(go, &o, &u);
     });
     let (l, _) = same_as_loom_in(&bounds(), model);
-    assert!(loom_reaches(
+    assert!(reaches(
         &l,
         &[
             "t len 1",

@@ -1559,13 +1559,12 @@ fn late_selects_at_both_sides_of_a_channel_still_pair() {
                 let got = unwaited(&d.outcomes);
                 let what = format!("two {two}, third {third}, done {done}");
                 assert!(
-                    got.iter().any(|o| o.contains("a case Some(0)")
-                        && o.contains("b case Some(0) got Some(1)")),
+                    reaches(&d, &["a case Some(0)", "b case Some(0) got Some(1)"]),
                     "{what}: {got:?}"
                 );
                 if third {
                     assert!(
-                        got.iter().any(|o| o.contains("t case Some(0) got Some(1)")),
+                        reaches(&d, &["t case Some(0) got Some(1)"]),
                         "{what}: {got:?}"
                     );
                 }
@@ -1629,7 +1628,7 @@ fn a_plain_receive_after_a_close_still_meets_a_try_before_it() {
             let (_, d) = same_as_dfs_in(&b, model);
             let got = unwaited(&d.outcomes);
             assert!(
-                got.iter().any(|o| o.contains("r Some(7)")),
+                reaches(&d, &["r Some(7)"]),
                 "cap {cap}, by main {by_main}: {got:?}"
             );
         }
@@ -1698,11 +1697,7 @@ fn a_receive_after_a_close_that_a_try_could_have_met_races_with_it() {
     let b = bounds().time(stalemate::TimeMode::Virtual);
     let (_, d) = same_as_dfs_in(&b, model);
     let got = unwaited(&d.outcomes);
-    assert!(
-        got.iter()
-            .any(|o| o.contains("got Some(20)") && o.contains("got Some(30)")),
-        "{got:?}"
-    );
+    assert!(reaches(&d, &["got Some(20)", "got Some(30)"]), "{got:?}");
 }
 
 /// A close still races with a select that took at another of its channels, finding
@@ -1728,11 +1723,8 @@ fn a_close_races_with_a_select_that_found_its_channel_open() {
     });
     let (_, d) = same_as_dfs(model);
     let got = unwaited(&d.outcomes);
-    assert!(got.iter().any(|o| o.contains("t Some(0) None")), "{got:?}");
-    assert!(
-        got.iter().any(|o| o.contains("t Some(1) Some(1)")),
-        "{got:?}"
-    );
+    assert!(reaches(&d, &["t Some(0) None"]), "{got:?}");
+    assert!(reaches(&d, &["t Some(1) Some(1)"]), "{got:?}");
 }
 
 /// A select with no default whose cases are all at buffered channels, none ready, is
@@ -1969,7 +1961,7 @@ fn takes_both_orders(model: ModelFn) -> (Census, Census) {
     let (dfs, d) = same_as_dfs_in(&b, model);
     let got = unwaited(&d.outcomes);
     for order in [r#"main ["1", "2"]"#, r#"main ["2", "1"]"#] {
-        assert!(got.iter().any(|o| o.contains(order)), "{order}: {got:?}");
+        assert!(reaches(&d, &[order]), "{order}: {got:?}");
     }
     (dfs, d)
 }
@@ -2025,8 +2017,8 @@ fn a_first_step_takes_whichever_sender_joined_first() {
     let b = Bounds::default().time(stalemate::TimeMode::Virtual);
     let (_, d) = same_as_dfs_in(&b, model);
     let got = unwaited(&d.outcomes);
-    assert!(got.iter().any(|o| o.contains("r Some(1)")), "{got:?}");
-    assert!(got.iter().any(|o| o.contains("r Some(2)")), "{got:?}");
+    assert!(reaches(&d, &["r Some(1)"]), "{got:?}");
+    assert!(reaches(&d, &["r Some(2)"]), "{got:?}");
 }
 
 /// A select that takes a plain receive's place at c0 would, reversed, have waited at
@@ -3448,9 +3440,7 @@ fn a_taker_walks_back_past_its_own_close() {
     let (_, d) = same_as_loom_in(&b, model);
     let got = unwaited(&d.outcomes);
     assert!(
-        got.iter().any(|o| o.contains("got Some(30)")
-            && o.contains("got Some(11)")
-            && o.contains("got Some(20)")),
+        reaches(&d, &["got Some(30)", "got Some(11)", "got Some(20)"]),
         "{got:?}"
     );
 }
@@ -3494,9 +3484,10 @@ fn a_late_select_is_met_where_its_past_follows_the_other_close() {
     let (_, d) = same_as_dfs(model);
     let got = unwaited(&d.outcomes);
     assert!(
-        got.iter()
-            .any(|o| o.contains("x g Some(7) case Some(1)")
-                && o.contains("y case Some(1) got Some(1)")),
+        reaches(
+            &d,
+            &["x g Some(7) case Some(1)", "y case Some(1) got Some(1)"]
+        ),
         "{got:?}"
     );
 }
@@ -3535,9 +3526,10 @@ fn a_late_meeter_whose_past_follows_its_own_close_still_meets() {
     let (_, d) = same_as_dfs(model);
     let got = unwaited(&d.outcomes);
     assert!(
-        got.iter()
-            .any(|o| o.contains("x case Some(1)")
-                && o.contains("y g Some(7) case Some(1) got Some(1)")),
+        reaches(
+            &d,
+            &["x case Some(1)", "y g Some(7) case Some(1) got Some(1)"]
+        ),
         "{got:?}"
     );
 }
@@ -3584,8 +3576,10 @@ fn a_worker_started_by_a_close_meets_a_consumer_late_to_it() {
         let (_, d) = same_as_dfs(model);
         let got = unwaited(&d.outcomes);
         assert!(
-            got.iter().any(|o| o.contains("worker case Some(1)")
-                && o.contains("consumer case Some(1) got Some(1)")),
+            reaches(
+                &d,
+                &["worker case Some(1)", "consumer case Some(1) got Some(1)"]
+            ),
             "done {done}: {got:?}"
         );
     }
@@ -3628,8 +3622,10 @@ fn a_worker_started_by_a_goroutines_close_meets_a_consumer_late_to_it() {
     let (_, d) = same_as_loom_in(&bounds(), model.clone());
     let got = unwaited(&d.outcomes);
     assert!(
-        got.iter().any(|o| o.contains("worker case Some(1)")
-            && o.contains("consumer case Some(1) got Some(1)")),
+        reaches(
+            &d,
+            &["worker case Some(1)", "consumer case Some(1) got Some(1)"]
+        ),
         "{got:?}"
     );
     late_cut_like_loom(
@@ -3671,11 +3667,7 @@ fn a_try_whose_past_follows_another_close_meets_a_late_select() {
     });
     let (_, d) = same_as_dfs(model);
     let got = unwaited(&d.outcomes);
-    assert!(
-        got.iter()
-            .any(|o| o.contains("x case Some(1)") && o.contains("got Some(1)")),
-        "{got:?}"
-    );
+    assert!(reaches(&d, &["x case Some(1)", "got Some(1)"]), "{got:?}");
 }
 
 /// A chain of pairs: `x2`, late at the same close as `x`, is met by a try at `p`,
@@ -3717,8 +3709,13 @@ fn a_late_selects_partners_next_step_meets_another_late_select() {
     let (_, d) = same_as_loom_in(&bounds(), model.clone());
     let got = unwaited(&d.outcomes);
     assert!(
-        got.iter().any(|o| o.contains("x case Some(1) got Some(1)")
-            && o.contains("x2 case Some(1) tried Some(0)")),
+        reaches(
+            &d,
+            &[
+                "x case Some(1) got Some(1)",
+                "x2 case Some(1) tried Some(0)"
+            ]
+        ),
         "{got:?}"
     );
     late_cut_like_loom(
@@ -3760,9 +3757,13 @@ fn a_try_before_the_close_meets_a_late_select_past_its_own_goroutines_try() {
     let (_, d) = same_as_dfs(model);
     let got = unwaited(&d.outcomes);
     assert!(
-        got.iter()
-            .any(|o| o.contains("x tried None case Some(1) got Some(1)")
-                && o.contains("main tried Some(0)")),
+        reaches(
+            &d,
+            &[
+                "x tried None case Some(1) got Some(1)",
+                "main tried Some(0)"
+            ]
+        ),
         "{got:?}"
     );
 }
@@ -3803,10 +3804,7 @@ fn a_late_select_in_a_loop_is_met_twice() {
     });
     let (_, d) = same_as_dfs(model);
     let got = unwaited(&d.outcomes);
-    assert!(
-        got.iter().any(|o| o.contains("x got [Some(1), Some(2)]")),
-        "{got:?}"
-    );
+    assert!(reaches(&d, &["x got [Some(1), Some(2)]"]), "{got:?}");
 }
 
 /// A select after its own goroutine's close is no late select to pair: it could not
@@ -3930,7 +3928,7 @@ fn a_select_that_took_a_place_before_the_close_keeps_the_late_selects_race() {
     for (who, c) in [("loom", &l), ("dpor", &d)] {
         let got = unwaited(&c.outcomes);
         assert!(
-            got.iter().any(|o| o.contains("x case Some(0) got Some(1)")),
+            reaches(&c, &["x case Some(0) got Some(1)"]),
             "{who}: {got:?}"
         );
     }
@@ -3976,7 +3974,7 @@ fn a_select_that_took_a_receivers_place_before_the_close_keeps_the_late_selects_
     for (who, c) in [("loom", &l), ("dpor", &d)] {
         let got = unwaited(&c.outcomes);
         assert!(
-            got.iter().any(|o| o.contains("x case Some(0) got Some(1)")),
+            reaches(&c, &["x case Some(0) got Some(1)"]),
             "{who}: {got:?}"
         );
     }
@@ -4019,7 +4017,7 @@ fn a_select_that_took_a_tick_before_the_close_keeps_the_late_selects_race() {
     for (who, c) in [("loom", &l), ("dpor", &d)] {
         let got = unwaited(&c.outcomes);
         assert!(
-            got.iter().any(|o| o.contains("x case Some(0) got Some(1)")),
+            reaches(&c, &["x case Some(0) got Some(1)"]),
             "{who}: {got:?}"
         );
     }
@@ -4061,10 +4059,7 @@ fn a_late_select_with_a_send_case_at_another_closed_channel_meets_it() {
     });
     let (_, d) = same_as_loom_in(&bounds(), model);
     let got = unwaited(&d.outcomes);
-    assert!(
-        got.iter().any(|o| o.contains("x case Some(0) got Some(1)")),
-        "{got:?}"
-    );
+    assert!(reaches(&d, &["x case Some(0) got Some(1)"]), "{got:?}");
 }
 
 /// A late partner whose goroutine first received from its own closed channel (a
@@ -4106,8 +4101,7 @@ fn a_late_partner_whose_goroutine_received_from_its_closed_channel_first() {
     let (_, d) = same_as_loom_in(&bounds(), model);
     let got = unwaited(&d.outcomes);
     assert!(
-        got.iter()
-            .any(|o| o.contains("x case Some(1) got Some(1)") && o.contains("y case Some(1)")),
+        reaches(&d, &["x case Some(1) got Some(1)", "y case Some(1)"]),
         "{got:?}"
     );
 }
@@ -4157,10 +4151,7 @@ fn a_close_that_woke_a_select_elsewhere_leaves_a_late_select_quiet() {
     });
     let (_, d) = same_as_loom_in(&bounds(), model);
     let got = unwaited(&d.outcomes);
-    assert!(
-        got.iter().any(|o| o.contains("x case Some(1) got Some(1)")),
-        "{got:?}"
-    );
+    assert!(reaches(&d, &["x case Some(1) got Some(1)"]), "{got:?}");
 }
 
 /// Compares dpor's outcomes with loom's, the tree cut at every depth to 8.
@@ -4168,10 +4159,7 @@ fn late_cut_like_loom(what: &str, model: ModelFn, must: &[&str]) {
     let l = run_in(&loom(), &bounds(), model.clone());
     let want = unwaited(&l.outcomes);
     for m in must {
-        assert!(
-            want.iter().any(|o| o.contains(*m)),
-            "{what}: loom lacks {m}: {want:?}"
-        );
+        assert!(reaches(&l, &[m]), "{what}: loom lacks {m}: {want:?}");
     }
     for split in 0..=8 {
         let d = run_in(&Engine::Dpor, &bounds().split(split), model.clone());
@@ -4232,8 +4220,7 @@ fn a_close_of_a_late_selects_other_channel_ordered_through_a_write_completes_it_
     for (who, c) in [("loom", &l), ("dpor", &d)] {
         let got = unwaited(&c.outcomes);
         assert!(
-            got.iter()
-                .any(|o| o.contains("x case Some(1) then None") && o.contains("w case Some(1)")),
+            reaches(&c, &["x case Some(1) then None", "w case Some(1)"]),
             "{who}: {got:?}"
         );
     }
@@ -4277,10 +4264,7 @@ fn a_select_at_two_channels_closed_apart_is_completed_by_the_later_close_first()
     });
     let (_, d) = same_as_loom_in(&bounds(), model);
     let got = unwaited(&d.outcomes);
-    assert!(
-        got.iter().any(|o| o.contains("x case Some(1) then None")),
-        "{got:?}"
-    );
+    assert!(reaches(&d, &["x case Some(1) then None"]), "{got:?}");
 }
 
 /// Three cases: a late select at `s1` (closed), `s2` (closed later by
@@ -4328,7 +4312,7 @@ fn a_late_select_at_three_channels_two_closed_apart_meets_a_try() {
         "x case Some(2) got Some(1) then None",
         "x case Some(1) got None then None",
     ] {
-        assert!(got.iter().any(|o| o.contains(want)), "{want}: {got:?}");
+        assert!(reaches(&d, &[want]), "{want}: {got:?}");
     }
 }
 
@@ -4387,9 +4371,10 @@ fn a_late_select_meets_the_sender_that_took_a_receiver_parked_before_the_close()
     let (_, d) = same_as_loom_in(&bounds(), model);
     let got = unwaited(&d.outcomes);
     assert!(
-        got.iter()
-            .any(|o| o.contains("x case Some(1) got Some(1) then None")
-                && o.contains("r got Some(2)")),
+        reaches(
+            &d,
+            &["x case Some(1) got Some(1) then None", "r got Some(2)"]
+        ),
         "{got:?}"
     );
 }
@@ -4457,8 +4442,7 @@ fn a_late_select_woken_just_before_it_is_met_by_a_try() {
         let (_, d) = same_as_loom_in(&bounds(), model);
         let got = unwaited(&d.outcomes);
         assert!(
-            got.iter()
-                .any(|o| o.contains("x case Some(1) got Some(1) then None")),
+            reaches(&d, &["x case Some(1) got Some(1) then None"]),
             "form {form}: {got:?}"
         );
     }
@@ -4502,7 +4486,7 @@ fn a_late_select_beside_a_tick_in_any_time_reaches_what_loom_reaches() {
     let (_, d) = same_as_loom_in(&bounds(), model);
     let got = unwaited(&d.outcomes);
     for want in ["x case Some(1) then None", "y tried Some(0)"] {
-        assert!(got.iter().any(|o| o.contains(want)), "{want}: {got:?}");
+        assert!(reaches(&d, &[want]), "{want}: {got:?}");
     }
 }
 
@@ -4553,7 +4537,7 @@ fn three_late_selects_in_a_chain_pair_before_the_close() {
         "p2 case Some(1) got Some(1) then None",
         "p3 case Some(1) got Some(2) then None",
     ] {
-        assert!(got.iter().any(|o| o.contains(want)), "{want}: {got:?}");
+        assert!(reaches(&d, &[want]), "{want}: {got:?}");
     }
 }
 
@@ -4586,8 +4570,7 @@ fn a_late_select_beside_a_sender_left_waiting_when_main_returns() {
     assert_eq!(l.violations, d.violations);
     let got = unwaited(&d.outcomes);
     assert!(
-        got.iter()
-            .any(|o| o.contains("x case Some(1) got Some(1) then None")),
+        reaches(&d, &["x case Some(1) got Some(1) then None"]),
         "{got:?}"
     );
 }
@@ -4633,8 +4616,7 @@ fn a_late_select_with_a_nil_case_or_a_channel_named_twice_meets_a_try() {
         let (_, d) = same_as_loom_in(&bounds(), model);
         let got = unwaited(&d.outcomes);
         assert!(
-            got.iter()
-                .any(|o| o.contains("got Some(1) then None") && o.contains("y tried Some(0)")),
+            reaches(&d, &["got Some(1) then None", "y tried Some(0)"]),
             "form {form}: {got:?}"
         );
     }

@@ -103,10 +103,10 @@ pub fn serve_twice(go: &Go, c0: &Chan<u8>, c1: &Chan<u8>) {
     }
 }
 
-/// Whether some outcome of loom's census (as goroutines tell them apart) contains every
+/// Whether some outcome of census `c` (as goroutines tell them apart) contains every
 /// one of `needles`.
-pub fn loom_reaches(l: &stalemate::explore::Census, needles: &[&str]) -> bool {
-    unwaited(&l.outcomes)
+pub fn reaches(c: &stalemate::explore::Census, needles: &[&str]) -> bool {
+    unwaited(&c.outcomes)
         .iter()
         .any(|o| needles.iter().all(|n| o.contains(n)))
 }
