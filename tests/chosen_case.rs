@@ -337,9 +337,10 @@ fn a_try_of_done_after_the_room_hides_the_chosen_sends_enabler() {
     assert!(reaches(&l, &["main got Some(1) Some(5) try Empty"]));
 }
 
-/// `a_try_of_done_after_the_room_hides_the_chosen_sends_enabler` with w's select not its first step (a note first: its wait at the full
-/// buffer is a kept target) and the try of `done` by another goroutine, ordered after
-/// main's receive through a signal on s.
+/// `a_try_of_done_after_the_room_hides_the_chosen_sends_enabler` with w's select not
+/// its first step (a note first: its wait at the full buffer is a kept target) and the
+/// try of `done` by another goroutine, ordered after main's receive through a signal
+/// on s.
 #[test]
 fn a_signalled_try_of_done_between_the_room_and_a_chosen_send() {
     let model: ModelFn = Arc::new(|go: &Go| {
