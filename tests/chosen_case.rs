@@ -219,12 +219,15 @@ fn a_select_receives_from_a_buffer_of_two_beside_a_close() {
 /// land) reported one program whose traces alone differed: g2's cancellable send into
 /// c0 beside the done channel c1, which g1 closes after its own send into c0, g3 trying
 /// c1 then receiving from it, main receiving from it. The outcomes are DFS's, and dpor
-/// runs no trace the expanded search does not. It misses 3 of the expanded search's
-/// 42 traces (1 of 9 with main idle), with or without `Mode::Chosen` ("Not done yet"
-/// in docs/dpor.md): g3's wait at c1 before g2's select sends into c0 (a write of c1
-/// where traces are recorded), g1 then kept back at the buffer g2 filled.
+/// runs the expanded search's 42 traces. With a step kept back raced at the first
+/// level it is kept back (g2's select, after g1 filled c0), not the last, it missed 3
+/// of them (1 of 9 with main idle), with or without `Mode::Chosen`: g3's wait at c1
+/// before g2's select sends into c0 (a write of c1 where traces are recorded), g1
+/// then kept back at the buffer g2 filled. The sequence of that race held none of
+/// g3's steps, and the races that would have put them first were covered by g1
+/// asleep with its send into the empty buffer.
 #[test]
-fn the_trace_only_program_of_seed_20261801_reaches_dfs_outcomes() {
+fn the_trace_only_program_of_seed_20261801_reaches_every_trace() {
     use stalemate::explore::{Traces, traces};
     let model: ModelFn = Arc::new(|go: &Go| {
         let c0 = go.chan::<u8>("c0", 1);
@@ -265,12 +268,12 @@ fn the_trace_only_program_of_seed_20261801_reaches_dfs_outcomes() {
         0,
         "a trace the expanded search does not run"
     );
-    eprintln!(
-        "traces {} of {}; {} missed",
-        d.traces.len(),
-        all.traces.len(),
-        missed(&all, &d)
+    assert_eq!(
+        missed(&all, &d),
+        0,
+        "a trace of the expanded search's missed"
     );
+    assert_eq!(all.traces.len(), 42);
 }
 
 // The programs of the first review (helper 41, all passing when written).

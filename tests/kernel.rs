@@ -1545,7 +1545,7 @@ fn kernels_with_done_channels_reach_what_loom_reaches() {
             118,
             13,
         ),
-        ("kubernetes_71277", &[("fixed", 1)][..], 27, 3),
+        ("kubernetes_71277", &[("fixed", 1)][..], 27, 4),
         // A select late to a close whose goroutine's own step before the close
         // (the run loop's take at `stop`) would have met it waiting (`late.rs`).
         ("etcd_6857", &[("fixed", 0)][..], 491, 22),

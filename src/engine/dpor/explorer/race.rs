@@ -85,23 +85,27 @@ impl Explorer {
         };
         // Whether event e touches one of `objs`.
         let touches = |e: &Event, objs: &[Obj]| e.accesses.iter().any(|a| objs.contains(&a.0));
-        // A goroutine kept back (blocked, not parked) from level k on: its step there,
-        // raced as its attempt would be had it run there (docs/dpor.md). Not a lock: it
-        // goes on only by acquiring what an unlock released, and the Release -> Acquire
-        // rule races it with the steps before that touched the mutex, past its own.
-        // Those kept back in the shared prefix were raced when it was analysed.
+        // A goroutine kept back (blocked, not parked) up to level k, and not at k + 1
+        // with the same step: its step at k, raced as its attempt would be had it run
+        // there (docs/dpor.md), the last level of the run, so that the steps that came
+        // while it was kept back are in the sequence the race inserts, as for a step
+        // pending at the end (raced at the first level, an order where those steps
+        // came first could be left to a goroutine asleep whose step was kept back in
+        // that order: `the_trace_only_program_of_seed_20261801_reaches_every_trace`).
+        // Not a lock: it goes on only by acquiring what an unlock released, and the
+        // Release -> Acquire rule races it with the steps before that touched the
+        // mutex, past its own. A run that ended in the shared prefix (its next level
+        // there too) was raced when that was analysed.
         let kept_at = |x: &&Next| !x.parked && !x.accesses.iter().any(|a| a.1 == Access::Acquire);
         let mut kept: Vec<(Event, usize)> = Vec::new();
-        for k in valid.min(n)..n {
+        for k in valid.saturating_sub(1).min(n)..n {
             for x in stack[k].blocked.iter().filter(kept_at) {
-                let was = k.checked_sub(1).and_then(|p| {
-                    stack[p]
-                        .blocked
-                        .iter()
-                        .filter(kept_at)
-                        .find(|y| y.tid == x.tid)
-                });
-                if was.is_none_or(|y| y.accesses != x.accesses) {
+                let next = stack[k + 1]
+                    .blocked
+                    .iter()
+                    .filter(kept_at)
+                    .find(|y| y.tid == x.tid);
+                if next.is_none_or(|y| y.accesses != x.accesses) {
                     kept.push((x.label(), k));
                 }
             }
@@ -713,30 +717,6 @@ impl Explorer {
                                 w.push(evs[k].clone());
                                 w.push(tgt.clone());
                                 inserts.push((i, w, free(i, k + 1..n)));
-                            }
-                        }
-                        // A kept target at several objects (a select kept back at
-                        // buffered and done channels): its attempt stands where it was
-                        // first kept back, but had it waited as a step it could have
-                        // come as late as the level it was let go at, after steps that
-                        // touch its other objects (a try). Where such a step ran in the
-                        // stretch and does not happen after i, the reversal keeps it
-                        // before the select, as the race with the attempt placed there
-                        // would.
-                        let kept = if !real && j < n {
-                            kept_objs(j, q)
-                        } else {
-                            Vec::new()
-                        };
-                        if kept.len() >= 2 {
-                            let mut e = j;
-                            while e < n && blocked_at(e, q) {
-                                e += 1;
-                            }
-                            if free(i, j..e).iter().any(|x| touches(x, &kept)) {
-                                let mut w = free(i, i + 1..e);
-                                w.push(tgt.clone());
-                                inserts.push((i, w, free(i, e..n)));
                             }
                         }
                     }
