@@ -1857,12 +1857,12 @@ fn a_select_kept_back_again_races_with_the_step_that_disabled_it() {
 }
 
 /// A select kept back is raced as its attempt at the last level of the stretch it is
-/// kept back (had it waited as a step it could have come as late as where it was let
-/// go), after a step that touches its other channel: the race with a step before the
+/// kept back too (had it waited as a step it could have come as late as where it was
+/// let go), after a step that touches its other channel: the race with a step before the
 /// stretch keeps such a step before the select. Here main's receive races with g1's
 /// select, and g3's failed try-send on c0 comes before the select takes g2's value
-/// from c1, main then waiting for ever. Raced at the first level of the stretch, with
-/// no other rule, dpor lost 1 of 23 traces (the differential test's fan shape, seed
+/// from c1, main then waiting for ever. Raced at the first level of the stretch alone,
+/// with no other rule, dpor lost 1 of 23 traces (the differential test's fan shape, seed
 /// 20261207, program 596).
 #[test]
 fn a_select_kept_back_races_as_if_it_came_as_late_as_it_was_let_go() {
@@ -3200,8 +3200,9 @@ fn a_try_beside_two_receives_kept_back_reaches_every_outcome() {
 /// first, while the goroutine was still before its try; the goroutine's receive,
 /// kept back once it had tried, came to run only after main closed the buffer, and
 /// nothing raced it with main's receive. Its attempt, had it run, would have raced
-/// with it: a kept-back step is now raced where it was first kept back, as its
-/// attempt would be (docs/dpor.md). Fails without that: 3 traces missed.
+/// with it: a kept-back step is now raced where it was kept back (at the stretch's
+/// first and last levels), as its attempt would be (docs/dpor.md). Fails without
+/// that: 3 traces missed.
 #[test]
 fn a_try_beside_two_receives_kept_back_reaches_every_trace() {
     let b = Bounds::default()

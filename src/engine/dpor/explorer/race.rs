@@ -85,27 +85,35 @@ impl Explorer {
         };
         // Whether event e touches one of `objs`.
         let touches = |e: &Event, objs: &[Obj]| e.accesses.iter().any(|a| objs.contains(&a.0));
-        // A goroutine kept back (blocked, not parked) up to level k, and not at k + 1
-        // with the same step: its step at k, raced as its attempt would be had it run
-        // there (docs/dpor.md), the last level of the run, so that the steps that came
-        // while it was kept back are in the sequence the race inserts, as for a step
-        // pending at the end (raced at the first level, an order where those steps
-        // came first could be left to a goroutine asleep whose step was kept back in
-        // that order: `the_trace_only_program_of_seed_20261801_reaches_every_trace`).
-        // Not a lock: it goes on only by acquiring what an unlock released, and the
-        // Release -> Acquire rule races it with the steps before that touched the
-        // mutex, past its own. A run that ended in the shared prefix (its next level
-        // there too) was raced when that was analysed.
+        // A goroutine kept back (blocked, not parked) with one step over a run of
+        // levels: that step, raced as its attempt would be had it run there
+        // (docs/dpor.md), at the run's first level and at its last. At the first, the
+        // step that kept it back is in the race's front; at the last, a later step of
+        // the run ordered after that one and conflicting with the attempt hides it
+        // (tests/kept_back.rs: none of its programs loses without this race, but
+        // nothing argues that none can, and it adds races only). At the last,
+        // the steps that came while it was kept back are in the sequence the race
+        // inserts, as for a step pending at the end; at the first alone, an order
+        // where they came first could be left to a goroutine asleep whose step was
+        // kept back in that order
+        // (`the_trace_only_program_of_seed_20261801_reaches_every_trace`). A run
+        // that goes on to the end is raced there as pending. Not a lock: it goes on
+        // only by acquiring what an unlock released, and the Release -> Acquire rule
+        // races it with the steps before that touched the mutex, past its own. A
+        // level of the shared prefix was raced when that was analysed.
         let kept_at = |x: &&Next| !x.parked && !x.accesses.iter().any(|a| a.1 == Access::Acquire);
+        let same_at = |l: usize, x: &Next| {
+            stack[l]
+                .blocked
+                .iter()
+                .filter(kept_at)
+                .any(|y| y.tid == x.tid && y.accesses == x.accesses)
+        };
         let mut kept: Vec<(Event, usize)> = Vec::new();
         for k in valid.saturating_sub(1).min(n)..n {
             for x in stack[k].blocked.iter().filter(kept_at) {
-                let next = stack[k + 1]
-                    .blocked
-                    .iter()
-                    .filter(kept_at)
-                    .find(|y| y.tid == x.tid);
-                if next.is_none_or(|y| y.accesses != x.accesses) {
+                let first = k >= valid && (k == 0 || !same_at(k - 1, x));
+                if first || !same_at(k + 1, x) {
                     kept.push((x.label(), k));
                 }
             }
