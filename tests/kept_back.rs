@@ -7,7 +7,8 @@
 //! level's race alone (a review's eleven probes). Each is compared with loom's census
 //! and asserts that loom reaches the outcome at stake. Last, three fan programs whose
 //! traces dpor missed with the first level's race alone, which fail without the last
-//! level's.
+//! level's, and a reversal that asks for a step where it is kept back, whose sequences
+//! below go back to the level checked against the sleep set.
 
 use stalemate::explore::{ModelFn, Traces, traces};
 use stalemate::go::{Chan, Go};
@@ -531,4 +532,44 @@ fn tries_at_a_full_buffer_beside_a_cancellable_send_reach_every_trace() {
         ch0.recv();
     });
     assert_eq!(every_trace(model), (85, 66));
+}
+
+/// A wakeup sequence whose head is kept back where it runs ends there, and what was
+/// inserted below that head is still to run from that level without it: each such
+/// sequence is checked against the goroutines asleep there, as an insertion is. Here
+/// main and g1 both close the done channel `c1` (the second close a fault that stops
+/// the execution) while g2's select at `c1` and a `time.After` is kept back until one
+/// of them closes it; each stopped execution's races insert, under g2's held select,
+/// the other closer first, which sleeps there. Unchecked, the two came back in turn
+/// for ever (past 1,000,000 executions where loom's census takes 2,569; found by the
+/// `after` campaign of seed 20261808).
+#[test]
+fn a_held_head_brings_back_no_sequence_a_goroutine_asleep_covers() {
+    let model: ModelFn = Arc::new(|go: &Go| {
+        let t = go.after("t", ms(20));
+        let c0 = go.chan::<u8>("c0", 0);
+        let c1 = go.done_chan::<u8>("c1");
+        let (a0, a1) = (c0.clone(), c1.clone());
+        go.go("g1", move |go| {
+            a1.close();
+            let f = go.select().send(&a0, 1).default().wait();
+            go.note(format!("g1 case {:?}", f.index));
+        });
+        let (a0, a1, at) = (c0.clone(), c1.clone(), t.clone());
+        go.go("g2", move |go| {
+            a0.send(2);
+            let f = go.select().recv(&a1).recv(&at).wait();
+            go.note(format!("g2 case {:?}", f.index));
+        });
+        let f = go.select().recv(&c1).recv(&t).wait();
+        go.note(format!("main case {:?}", f.index));
+        go.note(format!("main got {:?}", c0.recv()));
+        c1.close();
+    });
+    let b = bounds()
+        .time(stalemate::TimeMode::Any)
+        .max_executions(20_000);
+    let (l, d) = same_as_loom_in(&b, model);
+    assert!(l.violations.contains("fault:close-of-closed-channel"));
+    assert_eq!(d.explored.executions, 125);
 }

@@ -857,7 +857,15 @@ impl Explorer {
             let carry = std::mem::take(&mut lvl.carry);
             if held {
                 record::held();
-                graft(&carry, &mut lvl.pending);
+                // Each is checked against the goroutines asleep here as an insertion
+                // is (`insert`: one that goes first in it covers it). Unchecked, a
+                // sequence a sibling explored ran again, and two executions stopped
+                // by a violation inserted each other's mirror under a held head for
+                // ever (`a_held_head_brings_back_no_sequence_a_goroutine_asleep_covers`).
+                let sleep = &lvl.sleep;
+                graft_if(&carry, &mut lvl.pending, |w| {
+                    !sleep.iter().any(|e| goes_first(e, w))
+                });
                 if take_next(lvl) {
                     continue;
                 }

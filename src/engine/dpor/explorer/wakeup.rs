@@ -117,11 +117,16 @@ pub(super) fn weak_initial(
 
 /// Inserts every root-to-leaf sequence of the wakeup trees `from` into `into`.
 pub(super) fn graft(from: &[WuNode], into: &mut Vec<WuNode>) {
+    graft_if(from, into, |_| true);
+}
+
+/// Inserts the root-to-leaf sequences of the wakeup trees `from` that `keep` accepts.
+pub(super) fn graft_if(from: &[WuNode], into: &mut Vec<WuNode>, keep: impl Fn(&[Event]) -> bool) {
     let mut paths = Vec::new();
     for c in from {
         leaf_paths(c, &mut Vec::new(), &mut paths);
     }
-    for w in paths {
+    for w in paths.into_iter().filter(|w| keep(w)) {
         insert_list(into, w, None);
     }
 }
