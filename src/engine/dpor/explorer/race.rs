@@ -110,8 +110,9 @@ impl Explorer {
                 .any(|y| y.tid == x.tid && y.accesses == x.accesses)
         };
         let mut kept: Vec<(Event, usize)> = Vec::new();
-        for k in valid.saturating_sub(1).min(n)..n {
-            for x in stack[k].blocked.iter().filter(kept_at) {
+        let from = valid.saturating_sub(1).min(n);
+        for (k, l) in stack.iter().enumerate().take(n).skip(from) {
+            for x in l.blocked.iter().filter(kept_at) {
                 let first = k >= valid && (k == 0 || !same_at(k - 1, x));
                 if first || !same_at(k + 1, x) {
                     kept.push((x.label(), k));
