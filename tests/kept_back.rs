@@ -10,7 +10,7 @@
 //! level's, and a reversal that asks for a step where it is kept back, whose sequences
 //! below go back to the level checked against the sleep set.
 
-use stalemate::explore::{ModelFn, Traces, traces};
+use stalemate::explore::ModelFn;
 use stalemate::go::{Chan, Go};
 use std::sync::Arc;
 use std::time::Duration;
@@ -416,32 +416,6 @@ fn a_select_let_go_by_an_independent_send_keeps_its_race_behind_a_try() {
 // raced at the last level too, the steps of the stretch are in the sequences its
 // races insert, and each reaches every trace of the expanded search.
 
-/// Dpor's executions and the expanded search's traces, asserting that dpor misses
-/// none of the traces the expanded search runs to their end, nor runs one it does not.
-fn every_trace(model: ModelFn) -> (u64, usize) {
-    let b = bounds();
-    let all = traces(&b, model.clone(), true).expect("ran");
-    let d = traces(&b, model, false).expect("ran");
-    assert_eq!(all.explored.stop, stalemate::Stop::Exhausted);
-    assert_eq!(d.explored.stop, stalemate::Stop::Exhausted);
-    let missed = |a: &Traces, b: &Traces| {
-        (a.traces.iter())
-            .filter(|t| !b.traces.contains(t) && !b.stopped.contains(t))
-            .count()
-    };
-    assert_eq!(
-        missed(&all, &d),
-        0,
-        "a trace of the expanded search's missed"
-    );
-    assert_eq!(
-        missed(&d, &all),
-        0,
-        "a trace the expanded search does not run"
-    );
-    (d.explored.executions, all.traces.len())
-}
-
 /// Channels `a` and `b` of capacity 1: main `<-b; <-a`; g1 `b <- 1`; g2 `a <- 2`, then
 /// tries to send 3 on `a`; g3 `select { case a <- 4: case <-b: }`; g4 tries to send 5
 /// on `a`. At the first level alone dpor missed 1 of its 34 traces (docs/dpor.md once
@@ -471,7 +445,7 @@ fn two_failed_tries_before_a_select_takes_mains_value_is_a_trace() {
         b.recv();
         a.recv();
     });
-    assert_eq!(every_trace(model), (47, 34));
+    assert_eq!(every_trace(&bounds(), model), (47, 34));
 }
 
 /// Channel 0 of capacity 1, channel 1 a done channel: main `<-ch1`; g1 a select sending
@@ -502,7 +476,7 @@ fn a_select_at_a_buffer_and_a_done_channel_beside_a_try_reaches_every_trace() {
         });
         ch1.recv();
     });
-    assert_eq!(every_trace(model), (131, 120));
+    assert_eq!(every_trace(&bounds(), model), (131, 120));
 }
 
 /// Both channels of capacity 1: main `<-ch1; <-ch0`; g1 `ch1 <- 1`, then tries to send
@@ -531,7 +505,7 @@ fn tries_at_a_full_buffer_beside_a_cancellable_send_reach_every_trace() {
         ch1.recv();
         ch0.recv();
     });
-    assert_eq!(every_trace(model), (85, 66));
+    assert_eq!(every_trace(&bounds(), model), (85, 66));
 }
 
 /// A wakeup sequence whose head is kept back where it runs ends there, and what was

@@ -205,3 +205,29 @@ pub fn fan_in_to_selects(
         }
     })
 }
+
+/// Dpor's executions and the expanded search's traces under `b`, asserting that dpor
+/// misses none of the traces the expanded search runs to their end, nor runs one it
+/// does not.
+pub fn every_trace(b: &Bounds, model: ModelFn) -> (u64, usize) {
+    let all = stalemate::explore::traces(b, model.clone(), true).expect("ran");
+    let d = stalemate::explore::traces(b, model, false).expect("ran");
+    assert_eq!(all.explored.stop, stalemate::Stop::Exhausted);
+    assert_eq!(d.explored.stop, stalemate::Stop::Exhausted);
+    let missed = |a: &stalemate::explore::Traces, b: &stalemate::explore::Traces| {
+        (a.traces.iter())
+            .filter(|t| !b.traces.contains(t) && !b.stopped.contains(t))
+            .count()
+    };
+    assert_eq!(
+        missed(&all, &d),
+        0,
+        "a trace of the expanded search's missed"
+    );
+    assert_eq!(
+        missed(&d, &all),
+        0,
+        "a trace the expanded search does not run"
+    );
+    (d.explored.executions, all.traces.len())
+}
