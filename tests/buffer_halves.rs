@@ -1689,10 +1689,6 @@ fn the_close_chain_beside_two_selects_at_one_buffer() {
 // later step, a taker pending at the end, cut trees and virtual time. None lost an
 // outcome.
 
-fn ms(n: u64) -> Duration {
-    Duration::from_millis(n)
-}
-
 // Models shared by an uncut probe and the cut probe.
 
 /// q `o <- 1` (no later step); t `try_recv(o); close(u)`; main `select { <-o, <-u }`.

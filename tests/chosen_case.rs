@@ -9,7 +9,6 @@
 use stalemate::explore::ModelFn;
 use stalemate::go::{Chan, Go};
 use std::sync::Arc;
-use std::time::Duration;
 mod common;
 mod reference;
 use reference::*;
@@ -258,10 +257,6 @@ fn the_trace_only_program_of_seed_20261801_reaches_every_trace() {
 }
 
 // The programs of the first review (helper 41, all passing when written).
-
-fn ms(n: u64) -> Duration {
-    Duration::from_millis(n)
-}
 
 /// The close races the Chosen send while main tries c and then `done`: the close
 /// before or after the select, and before or after each try.

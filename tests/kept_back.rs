@@ -13,14 +13,9 @@
 use stalemate::explore::ModelFn;
 use stalemate::go::{Chan, Go};
 use std::sync::Arc;
-use std::time::Duration;
 mod common;
 mod reference;
 use reference::*;
-
-fn ms(n: u64) -> Duration {
-    Duration::from_millis(n)
-}
 
 fn virtual_bounds() -> stalemate::explore::Bounds {
     bounds().time(stalemate::TimeMode::Virtual)

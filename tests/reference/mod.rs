@@ -18,6 +18,11 @@ pub fn bounds() -> Bounds {
         .time_limit(Duration::from_secs(300))
 }
 
+/// `n` milliseconds: a timer's or a sleep's duration.
+pub fn ms(n: u64) -> Duration {
+    Duration::from_millis(n)
+}
+
 /// The value a select received in its first case, `None` for any other case.
 pub fn first_value(f: &mut stalemate::go::Fired) -> Option<u8> {
     if f.index == Some(0) {

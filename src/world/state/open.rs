@@ -398,7 +398,7 @@ impl State {
     /// named twice (the explorer declares the k-th channel as the k-th case).
     fn chosen(&self, g: Gid) -> Option<crate::engine::Mode> {
         let cases = &self.gors[g].cases;
-        if (0..cases.len()).any(|k| cases[..k].iter().any(|c| c.0 == cases[k].0)) {
+        if names_twice(cases) {
             return None;
         }
         let mut chosen = None;
@@ -473,9 +473,8 @@ impl State {
     /// (`held_at_select`) or takes from a buffer.
     fn hand_cases(&self, g: Gid) -> Option<(u64, u64)> {
         let cases = &self.gors[g].cases;
-        let twice = |k: usize| cases[..k].iter().any(|c| c.0 == cases[k].0);
         let buffered = |o: Oid| matches!(&self.objs[o].kind, ObjKind::Chan(c) if c.cap > 0);
-        if cases.len() > 64 || (0..cases.len()).any(twice) {
+        if cases.len() > 64 || names_twice(cases) {
             return None;
         }
         let bits = |f: &dyn Fn(&(Oid, bool)) -> bool| {
@@ -581,4 +580,10 @@ impl State {
 /// (`Mode::Hand`): its own, at its count of steps, which waiting does not change.
 fn place(g: Gid, steps: usize) -> u64 {
     (g as u64) << 32 | steps as u64
+}
+
+/// Whether a select's cases name one channel twice (the explorer declares the k-th
+/// channel it touches as the k-th case, so such a select is declared otherwise).
+fn names_twice(cases: &[(Oid, bool)]) -> bool {
+    (0..cases.len()).any(|k| cases[..k].iter().any(|c| c.0 == cases[k].0))
 }
